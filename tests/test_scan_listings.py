@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Optional
 
 import pytest
 
+from tests.scripts import load_script
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import api
 from tfdoctor.scan.api import Listing, bundled_lines, load_api, pack, parse_api, unpack
@@ -22,15 +21,8 @@ STORE = (Path(api.__file__).parent / api.STORE).read_text(encoding="utf-8")
 
 
 def _load_script() -> ModuleType:
-    """Import scripts/gen_scan_api.py (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "gen_scan_api", ROOT / "scripts" / "gen_scan_api.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_scan_api"] = module
-    spec.loader.exec_module(module)
-    return module
+    """Import scripts/gen_scan_api.py."""
+    return load_script("gen_scan_api")
 
 
 # --- the store: a synthetic set --------------------------------------------------------------

@@ -51,14 +51,17 @@ from tfdoctor.explain.packages import (
     keras2_moved_under_src,
     keras_private_caller,
     keyword_added,
+    keyword_change,
     known_distribution,
     library_caller,
     library_dist,
     library_fix,
+    listed_keyword_removed_fix,
     own_module_file,
     own_module_path,
     package_behind,
     statement_library,
+    tf_call_refused,
     two_distributions_candidate,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -775,6 +778,7 @@ def api_findings(
                 or _bare_import_rule(tb, knowledge)
                 or _py2_bare_tf1_name(tb, knowledge, tf_version)
                 or _tf2_keyword_added_later(tb, m, tf_version)
+                or _keyword_by_listing(tb, m, tf_version)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -2247,7 +2251,14 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
     if call is None:
         return None
     api, kwarg = call.group("api"), call.group("kw")
-    if verdict.key == _TF1_KEYWORD_KEY:
+    if verdict.key == _LISTED_KEYWORD_KEY:
+        if verdict.cause != causes.code.TF_TOO_OLD_FOR_CODE:
+            return None  # a keyword that left: the verdict's own fix is the edit
+        edit = (
+            f"write the call without `{kwarg}=`, in the arguments the installed release's "
+            f"`{api}` takes (its API docs)"
+        )
+    elif verdict.key == _TF1_KEYWORD_KEY:
         added = keyword_added(knowledge.rules, api.rsplit(".", 1)[-1], kwarg)
         if added is None:
             return None
@@ -2826,9 +2837,11 @@ _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?
 #: options, run_metadata) in every 2.x release, in the same words.
 _V1_MODEL = re.compile(r"[/\\]engine[/\\]training_v1\.py$")
 _TF2_KEYWORD_KEY = "tf2-keyword-added-later"
+#: The verdict of :func:`_keyword_by_listing`: a keyword the signature listings date.
+_LISTED_KEYWORD_KEY = "tf-keyword-by-listing"
 #: The verdicts of a keyword a later release brought (1.x's, 2.x's): their builders ask whose
 #: code passed it (:func:`_library_release_kept`, :func:`_older_keyword_edit`).
-_KEYWORD_KEYS = frozenset({_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY})
+_KEYWORD_KEYS = frozenset({_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY, _LISTED_KEYWORD_KEY})
 
 
 def _tf2_keyword_added_later(
@@ -2884,6 +2897,62 @@ def _tf2_keyword_added_later(
         _TF2_KEYWORD_KEY, causes.code.TF_TOO_OLD_FOR_CODE, Severity.ERROR, what, fix, links
     )
     return f"{added.api}({kwarg}=...)", verdict
+
+
+def _refused_tf_call(tb: Traceback) -> Optional[str]:
+    """The TensorFlow public name (``tf.function``) the innermost printed source line calls
+    with the keyword Python refused: Python raises the refusal in the calling frame, so that
+    line is the call (an outer line that passes the keyword may reach another function of the
+    name). None where that line is not printed or makes no such call."""
+    code = tb.frames[-1].code if tb.frames else tb.code
+    return tf_call_refused(_as_printed(tb.message), code) if code else None
+
+
+def _keyword_by_listing(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A TensorFlow public function or class, called on the innermost printed source line with
+    a keyword Python refused, where the parameters read from each line's wheel date the
+    keyword (:func:`keyword_change`): first taken by a later line than the TensorFlow shown
+    (that TensorFlow is older than the code: tf-too-old-for-code, the first later line that
+    takes it), or taken only by earlier lines (the keyword left: api-removed, the line that
+    dropped it). With no TensorFlow shown, a warning: the release is inferred."""
+    match = _FUNCTION_KEYWORD.search(_as_printed(tb.message))
+    api = _refused_tf_call(tb) if match is not None else None
+    change = keyword_change(api, match.group("kw"), tf_version) if match and api else None
+    if change is None or api is None:
+        return None
+    kwarg = change.dated.keyword
+    this = (
+        f"this TensorFlow ({tf_version})"
+        if tf_version
+        else "the TensorFlow that raised this (the log does not show which)"
+    )
+    severity = Severity.ERROR if tf_version else Severity.WARNING
+    said = f"`{api}` takes `{kwarg}` in TensorFlow {change.dated.span()}"
+    if change.added:
+        what = f"{said}, and {this} is older: it refuses the argument."
+        upto = (
+            f" (up to {change.until}: the lines after it do not take it)"
+            if change.until
+            else " or later"
+        )
+        fix = Fix(
+            f"The code was written for TensorFlow {change.line} or newer: upgrade TensorFlow to "
+            f"{change.line}{upto}." + _library_release_kept(tb),
+            causes.software.line_install(m, change.line, change.until),
+        )
+        links = (*causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links, _RELEASE_NOTES)
+        return f"{api}({kwarg}=...)", Verdict(
+            _LISTED_KEYWORD_KEY, causes.code.TF_TOO_OLD_FOR_CODE, severity, what, fix, links
+        )
+    what = f"{said}, and {this} is newer: its `{api}` no longer takes the argument."
+    links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+    caller = installed_caller(tb)
+    fix = listed_keyword_removed_fix(m, api, change, caller[0] if caller else "")
+    return f"{api}({kwarg}=...)", Verdict(
+        _LISTED_KEYWORD_KEY, causes.code.API_REMOVED, severity, what, fix, links
+    )
 
 
 def _py2_bare_tf1_name(

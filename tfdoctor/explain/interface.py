@@ -76,6 +76,7 @@ from tfdoctor.explain.packages import (
     paired_with_tensorflow,
     refused_call_fix,
     tensorflow_calls,
+    tf_call_refused,
     tf_function_named,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -83,6 +84,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import release_line, version_key
 from tfdoctor.modules import distribution_of, modules
+from tfdoctor.scan.api import keyword_releases
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
 #: release: ``numpy()`` is _EagerTensorBase's (tensorflow/python/framework/ops.py), never
@@ -448,10 +450,19 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # keras/src/ Keras 3): which side of the boundary the installed one is.
         detail += "\n" + inferred_note(hints)
     row = keyword_added_row(refusal, m)
+    # The public name the innermost line calls with the keyword (Python raises the refusal
+    # in the calling frame), which the signature listings may date.
+    listed = tf_call_refused(tb.message, frame.code) if index == len(tb.frames) - 1 else None
     if row is not None:
         detail += (
             f"\n`{row.api}` takes `{refusal.argument}` from TensorFlow {row.added_in} on (the "
             "API table): the installed TensorFlow is older than the code."
+        )
+    elif listed is not None and keyword_releases(listed, refusal.argument).taking:
+        detail += (
+            f"\n`{listed}` takes `{refusal.argument}` in TensorFlow "
+            f"{keyword_releases(listed, refusal.argument).span()} (the parameters read from "
+            "each line's wheel)."
         )
     behaviour = refusal.shape == UNHASHABLE
     lead = causes.finding(
@@ -463,7 +474,9 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # A behaviour, not a signature: no table dates a keyword or a signature for it.
         library_fix(m, dist)
         if behaviour
-        else refused_call_fix(m, dist, refusal, library_fix(m, dist), product, called or ""),
+        else refused_call_fix(
+            m, dist, refusal, library_fix(m, dist), product, called or "", listed or ""
+        ),
     )
     if behaviour:
         # What the code does with TensorFlow's objects changed meaning, not a name: the other

@@ -83,7 +83,17 @@ from tfdoctor.matrix import (
 )
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.scan.api import LAST_KERAS2, NameReleases, bundled_lines, load_api, release_has
+from tfdoctor.scan.api import (
+    KWARGS_MARK,
+    LAST_KERAS2,
+    KeywordReleases,
+    NameReleases,
+    bundled_lines,
+    keyword_releases,
+    load_api,
+    release_has,
+    signatures_of,
+)
 from tfdoctor.wheel_index import python_span, releases_of
 
 if TYPE_CHECKING:
@@ -3089,16 +3099,18 @@ def asked_fix(
     asked: str,
     module: Optional[str],
     base: Optional[Fix] = None,
+    listed: str = "",
 ) -> Fix:
     """The fix of ``dist``'s code asking TensorFlow for what the installed one lacks: for a
-    keyword Python refused (``message``), the line that brought it where the API table knows
-    (:func:`refused_call_fix`); else the lines whose API has the name asked
-    (:func:`_with_lines`). ``base``: the cause's own fix those lines complete (the library's
-    release, :func:`library_fix`, by default)."""
+    keyword Python refused (``message``), the line that brought it where the API table or the
+    signature listings know (:func:`refused_call_fix`; ``listed``: the public name the line
+    calls with it); else the lines whose API has the name asked (:func:`_with_lines`).
+    ``base``: the cause's own fix those lines complete (the library's release,
+    :func:`library_fix`, by default)."""
     fix = base if base is not None else library_fix(m, dist)
     refused = read_refusal(message)
     if refused is not None and refused.shape == KEYWORD:
-        return refused_call_fix(m, dist, refused, fix)
+        return refused_call_fix(m, dist, refused, fix, listed=listed)
     return _with_lines(fix, asked, module, m, dist)
 
 
@@ -3326,7 +3338,7 @@ def foreign_caller_findings(
                     continue
                 # The line printed may name the callee: a call of TensorFlow's own, written
                 # from tf., given the refused keyword (any library's, the table's or not).
-                called = _tf_call_refused(tb.message, tb.frames[index].code)
+                called = tf_call_refused(tb.message, tb.frames[index].code)
                 # Where the log's TensorFlow takes the keyword, the callee is not its function.
                 if (
                     (not written and called is None)
@@ -3384,7 +3396,14 @@ def foreign_caller_findings(
             causes.software.COMPANION_MISMATCH,
             f"{dist} was written for another TensorFlow release (it asks for {asked})",
             f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-            asked_fix(m, dist, tb.message, asked, asked if match.tf_submodule else module),
+            asked_fix(
+                m,
+                dist,
+                tb.message,
+                asked,
+                asked if match.tf_submodule else module,
+                listed=called or "",
+            ),
         )
         return [went_on_note(found, (logged or {}).get(tb.where))]
     return []
@@ -3417,7 +3436,8 @@ def keyword_added(rules: Rules, func: str, kwarg: str) -> Optional[tuple[list[st
 def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
     """Whether the TensorFlow the log shows takes the keyword Python refused in ``message`` in
     its function ``called`` (``tf.nn.softmax``), as the API knowledge says: a keyword a later
-    1.x release brought, from that release on (:data:`TF1_KEYWORDS_ADDED`), or one a scan
+    1.x release brought, from that release on (:data:`TF1_KEYWORDS_ADDED`), one the
+    parameters read from the shown line's wheel take (:func:`keyword_releases`), or one a scan
     rule says a later release removed, before it. Then the refusing function is not that
     TensorFlow's (the name ``tf`` is bound to another module), and no release explains it."""
     from tfdoctor.scan.rules import load_rules  # noqa: PLC0415 - scan loads on demand
@@ -3431,6 +3451,8 @@ def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
     added = keyword_added(rules, func, kwarg)
     if added is not None and shown >= version_key(added[1])[:2]:
         return True
+    if keyword_releases(called, kwarg).takes(".".join(map(str, shown))):
+        return True  # the parameters read from that line's wheel take it
     return any(
         rule.kind == "removed"
         and rule.kwarg == kwarg
@@ -3466,7 +3488,7 @@ def tensorflow_calls(code: str) -> list[str]:
     return [f"tf.{call.group(1)}" for call in _TF_CALL.finditer(code or "")]
 
 
-def _tf_call_refused(message: str, code: str) -> Optional[str]:
+def tf_call_refused(message: str, code: str) -> Optional[str]:
     """The TensorFlow call (``tf.name_scope``) the source line ``code`` makes with the keyword
     Python refused in ``message``, where the refusing function is that call's: its own name
     (or its TensorFlow 2 ``_v2`` one, :func:`tf_function_named`), or a class's constructor
@@ -4683,6 +4705,94 @@ def _table_takes(m: Machine, message: str) -> bool:
     return _table_row(refusal) is not None and keyword_added_row(refusal, m) is None
 
 
+@record
+class KeywordChange(Record):
+    """A keyword of a TensorFlow public callable that the signature listings date against the
+    TensorFlow refusing it (:func:`keyword_change`)."""
+
+    dated: KeywordReleases
+    #: Whether a later line brought it (the TensorFlow is older than the code), else an
+    #: earlier line was the last to take it (the TensorFlow is newer).
+    added: bool
+    #: Added: the first line after the TensorFlow that takes it. Removed: the line that
+    #: dropped it.
+    line: str
+    #: Added: the newest line that takes it where the newest listed line does not ("" where
+    #: it does).
+    until: str = ""
+    #: Removed: the one parameter the dropping line brought, where there is one.
+    brought: str = ""
+
+
+def keyword_change(api: str, keyword: str, tf_version: Optional[str]) -> Optional[KeywordChange]:
+    """How the signature listings date ``keyword`` of the public callable ``api``, refused by
+    the TensorFlow ``tf_version`` (None: not shown): first taken by a later line, or taken only
+    by earlier lines up to a line that dropped it. With no TensorFlow shown, a keyword that the
+    newest line takes and every line from its first (whose line before is read without it),
+    or one taken from the callable's first read line up to a line read without it. None where
+    the listings do not read the callable in the lines that decide, where the TensorFlow shown
+    takes the keyword or the callable takes ``**kwargs`` there (refused by what it passes them
+    on to), where no line takes it, where lines on both sides of the TensorFlow take it, or
+    where the change lies between TensorFlow 1 and 2: their ``tf.`` names are other functions
+    (TensorFlow 2 keeps 1.x's under ``tf.compat.v1``), not one function that changed."""
+    dated = keyword_releases(api, keyword)
+    if not dated.taking:
+        return None
+    until = "" if dated.takes(dated.known[-1]) else dated.last
+    shown = ".".join(tf_version.split(".")[:2]) if tf_version else ""
+    if shown:
+        if shown not in dated.known or dated.takes(shown) is not False:
+            return None  # a line the listings lack, one that takes it, or one not read
+        if KWARGS_MARK in signatures_of(api).get(shown, frozenset()):
+            return None
+        later = [x for x in dated.taking if version_key(x) > version_key(shown)]
+        if later and len(later) < len(dated.taking):
+            return None  # taken on both sides: no one direction
+        if later:
+            if not _same_major(later[0], shown):
+                return None
+            return KeywordChange(dated, True, later[0], until)
+    else:
+        run = dated.known[dated.known.index(dated.first) : dated.known.index(dated.last) + 1]
+        if dated.taking != run:
+            return None  # taken for a while, then not, then again: no one direction
+        at = dated.known.index(dated.first)
+        if not until and dated.before(dated.first) is False:
+            if not _same_major(dated.first, dated.known[at - 1]):
+                return None
+            return KeywordChange(dated, True, dated.first)
+        if dated.first != dated.having[0]:
+            return None  # a line before its first is read without it: no one direction
+    removed_in, dropped = dated.after(dated.last)
+    if dropped is not False or not _same_major(removed_in, dated.last):
+        return None  # the line after its last is not read, or is another major's
+    if shown and not _same_major(removed_in, shown):
+        return None
+    read = signatures_of(api)
+    brought = sorted(read[removed_in] - read[dated.last] - {KWARGS_MARK})
+    return KeywordChange(dated, False, removed_in, brought=brought[0] if len(brought) == 1 else "")
+
+
+def _same_major(one: str, other: str) -> bool:
+    """Whether two lines (``2.4``, ``2.9``) are of one major release."""
+    return version_key(one)[:1] == version_key(other)[:1]
+
+
+def listed_keyword_removed_fix(m: Machine, api: str, change: KeywordChange, user: str = "") -> Fix:
+    """The fix of code passing a keyword of ``api`` that a line dropped (``change``): the
+    argument that line brought in the code where there is one, else what ``api`` takes from
+    then on, or a TensorFlow before that line; ``user``: the library whose code passed it."""
+    since = change.line
+    use = (
+        f"`{change.brought}=` (the argument TensorFlow {since}'s `{api}` takes that "
+        f"{change.dated.last}'s did not)"
+        if change.brought
+        else f"the arguments `{api}` takes from TensorFlow {since} on (its API docs)"
+    )
+    what = f"`{change.dated.keyword}=` of `{api}`"
+    return causes.software.release_removed_fix(m, "tensorflow", since, what, use, user)
+
+
 def keyword_added_row(refusal: Refusal, m: Machine) -> Optional[ArgumentAdded]:
     """The API table's row for the keyword Python refused (``conv() got an unexpected keyword
     argument 'batch_group_count'``), where the refusing function is the row's and the log
@@ -4730,10 +4840,13 @@ def refused_call_fix(
     fix: Fix,
     product: str = "TensorFlow",
     called: str = "",
+    listed: str = "",
 ) -> Fix:
     """The fix of ``dist``'s call that ``product``'s function refused (``refusal``): where the
     API table knows the line that brought the refused keyword (:func:`keyword_added_row`),
-    that line or later, or the library's release for the installed TensorFlow; elsewhere
+    or the signature listings date it for ``listed``, the public name the caller's line calls
+    with it (:func:`keyword_change`), that line or later, or the library's release for the
+    installed TensorFlow (the line that dropped it, or one before it); elsewhere
     ``fix`` (the library's release), saying the tables do not know
     (:func:`release_unknown_fix`; ``called`` as there). ``fix`` as it is where the table
     dates the keyword but the log's TensorFlow already takes it, and for a companion, whose
@@ -4747,4 +4860,15 @@ def refused_call_fix(
         )
     if _table_row(refusal) is not None or m.companion(dist) is not None:
         return fix
+    change = (
+        keyword_change(listed, refusal.argument, m.tf.version if m.tf is not None else None)
+        if listed and refusal.shape == KEYWORD and refusal.speaker == PYTHON
+        else None
+    )
+    if change is not None and change.added and not change.until:
+        return causes.software.keyword_release_fix(
+            m, dist, listed, refusal.argument, change.line, known
+        )
+    if change is not None and not change.added:
+        return listed_keyword_removed_fix(m, listed, change, dist)
     return release_unknown_fix(fix, dist, refusal, product, known, called)

@@ -175,6 +175,8 @@ KERAS_STORES = {"keras": "keras_lines.txt", "tf-keras": "tf_keras_lines.txt"}
 #: TensorFlow 1.x lines (1.9 to 1.15), apart: what scan judges against is TensorFlow 2, and a
 #: 1.x listing answers only "which 1.x release has this name" (explain).
 TF1_STORE = "tf1_lines.txt"
+#: The parameters of each line's public functions and classes (``scripts/gen_scan_signatures.py``).
+SIGNATURE_STORE = "signature_lines.txt"
 
 
 @record
@@ -692,6 +694,19 @@ def release_gap(name: str, allowed: Optional[Sequence[str]] = None) -> Optional[
     )
 
 
+def _run_words(some: Sequence[str], known: Sequence[str]) -> list[str]:
+    """``some`` of the releases ``known`` (both oldest first) in words, each run of releases
+    adjacent in ``known`` as ``A to B``."""
+    runs: list[list[str]] = []
+    for release in some:
+        at = known.index(release)
+        if runs and known.index(runs[-1][-1]) == at - 1:
+            runs[-1].append(release)
+        else:
+            runs.append([release])
+    return [r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+
+
 @record
 class NameReleases(Record):
     """The TensorFlow releases whose public API has a name, each dated by the earliest source
@@ -725,14 +740,7 @@ class NameReleases(Record):
     def span(self) -> str:
         """The releases with the name in words, each run of adjacent ones as ``A to B``
         (``1.4 to 2.21``; ``1.9 (or earlier) to 2.21`` where :attr:`dated` is not so)."""
-        runs: list[list[str]] = []
-        for release in self.having:
-            at = self.known.index(release)
-            if runs and self.known.index(runs[-1][-1]) == at - 1:
-                runs[-1].append(release)
-            else:
-                runs.append([release])
-        words = [r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+        words = _run_words(self.having, self.known)
         if words and not self.dated:
             words[0] = words[0].replace(self.first, f"{self.first} (or earlier)", 1)
         return ", ".join(words)
@@ -773,3 +781,117 @@ def name_releases(name: str, module: bool = False) -> NameReleases:
         tuple(r for r, has in ordered if has),
         tuple(r for r, has in ordered if has is False),
     )
+
+
+# --- the parameters of TensorFlow's public callables -----------------------------------------
+
+
+#: The mark in a signature row of a def that takes ``**kwargs``.
+KWARGS_MARK = "**"
+
+
+class Signatures:
+    """The signature listings of every line (``signature_lines.txt``'s text), indexed by name
+    so that one name's rows are replayed without rebuilding every line's table."""
+
+    def __init__(self, text: str) -> None:
+        blocks = _blocks(text)
+        #: The lines, newest first.
+        self.lines = tuple(b.line for b in blocks)
+        self._touched: dict[str, list[tuple[int, str]]] = {}
+        for at, block in enumerate(blocks):
+            for op in block.ops:
+                self._touched.setdefault(op[1:].partition("\t")[0], []).append((at, op))
+
+    def of(self, name: str) -> dict[str, frozenset[str]]:
+        """Line -> the parameters the public callable ``name`` (``tf.reduce_max``) takes by
+        keyword in that line (with :data:`KWARGS_MARK` where it takes ``**kwargs``), for the
+        lines whose listing reads it; a line without it is absent (the callable is missing,
+        or its parameters are not read from the text: the listing leaves both out)."""
+        ops = self._touched.get(name, [])
+        rows: dict[str, _Value] = {}
+        out: dict[str, frozenset[str]] = {}
+        for at, line in enumerate(self.lines):
+            _apply(rows, [op for block, op in ops if block == at])
+            value = rows.get(name)
+            if value is not None:
+                out[line] = frozenset(value.split()) if isinstance(value, str) else value
+        return out
+
+    def keyword(self, name: str, keyword: str) -> KeywordReleases:
+        """The lines that read callable ``name`` and those of them that take ``keyword`` by
+        name (a ``**kwargs`` alone does not: what it accepts is the function's to say)."""
+        read = self.of(name)
+        having = tuple(sorted(read, key=version_key))
+        known = tuple(sorted(self.lines, key=version_key))
+        taking = tuple(x for x in having if keyword in read[x])
+        return KeywordReleases(name, keyword, known, having, taking)
+
+
+@functools.cache
+def load_signatures() -> Signatures:
+    """The bundled signature listings (empty where the file is missing), read on first use."""
+    path = DATA_DIR / SIGNATURE_STORE
+    return Signatures(path.read_text(encoding="utf-8") if path.is_file() else "")
+
+
+@functools.cache
+def signatures_of(name: str) -> dict[str, frozenset[str]]:
+    """:meth:`Signatures.of` of the bundled listings."""
+    return load_signatures().of(name)
+
+
+@record
+class KeywordReleases(Record):
+    """The TensorFlow lines whose public callable takes a keyword argument by name, of the
+    lines whose signature listing reads the callable (:func:`keyword_releases`)."""
+
+    name: str
+    keyword: str
+    #: Every line with a signature listing, oldest first.
+    known: tuple[str, ...]
+    #: The lines whose listing reads the callable's parameters, oldest first.
+    having: tuple[str, ...]
+    #: Those whose callable takes ``keyword`` by name, oldest first.
+    taking: tuple[str, ...]
+
+    @property
+    def first(self) -> str:
+        """The oldest line that takes the keyword ("" for none)."""
+        return self.taking[0] if self.taking else ""
+
+    @property
+    def last(self) -> str:
+        """The newest line that takes the keyword ("" for none)."""
+        return self.taking[-1] if self.taking else ""
+
+    def takes(self, line: str) -> Optional[bool]:
+        """Whether ``line`` (``2.4``) takes the keyword; None where its listing does not read
+        the callable."""
+        return line in self.taking if line in self.having else None
+
+    def span(self) -> str:
+        """The lines that take the keyword in words, each run of adjacent lines as ``A to B``
+        (``2.5 to 2.21``); a line whose listing does not read the callable ends a run."""
+        return ", ".join(_run_words(self.taking, self.known))
+
+    def before(self, line: str) -> Optional[bool]:
+        """Whether the line just before ``line`` among :attr:`known` takes the keyword (None
+        where there is none, or its listing does not read the callable)."""
+        at = self.known.index(line)
+        return self.takes(self.known[at - 1]) if at > 0 else None
+
+    def after(self, line: str) -> tuple[str, Optional[bool]]:
+        """The line just after ``line`` among :attr:`known` ("" for none) and whether it takes
+        the keyword (None where there is none, or its listing does not read the callable)."""
+        at = self.known.index(line)
+        if at + 1 >= len(self.known):
+            return "", None
+        return self.known[at + 1], self.takes(self.known[at + 1])
+
+
+def keyword_releases(name: str, keyword: str) -> KeywordReleases:
+    """The lines whose public callable ``name`` (``tf.function``, ``tf.compat.v1.reduce_max``)
+    exists with its parameters read, and those of them that take ``keyword`` by name, from the
+    parameters read out of each line's wheel (the bundled ``signature_lines.txt``)."""
+    return load_signatures().keyword(name, keyword)
