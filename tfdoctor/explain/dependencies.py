@@ -60,7 +60,7 @@ from tfdoctor.evidence.traceback import (
     installed_package,
     wrapped_import_error,
 )
-from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
+from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, TF_PACKAGES, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -98,8 +98,6 @@ _ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources", *NAMESP
 #: The shapes of a call Python refused read here: a keyword, a count of positional arguments,
 #: one missing (Python/ceval.c's words, :mod:`tfdoctor.evidence.refusals`).
 _CALL_SHAPES = frozenset({KEYWORD, POSITIONAL, MISSING})
-#: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
-_TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
 
 
 def dependency_caller_findings(
@@ -264,14 +262,14 @@ def _reading(
     if owner is None and match is not None and match["py2attr"]:
         found = _source_build_asked(tb, frames[-1], match["py2attr"], m)
         return [found] if found is not None else []
-    if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
+    if owner is None or owner in _ELSEWHERE - TF_PACKAGES or owner in stdlib_modules():
         return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
     checkout = None
     if caller is None and caller_frame is not None:
         checkout = checkout_package(caller_frame.path)
-        if checkout is not None and (owner in _TF_PACKAGES or owner in TF_OWN):
+        if checkout is not None and owner in TF_OWN:
             return []  # TensorFlow's and Keras' own names: the API readings date them
         caller = checkout
     if (
@@ -281,10 +279,10 @@ def _reading(
         or _one_distribution(caller, owner)
     ):
         return []  # the user's own code, or the package's own: not a release pairing
-    if owner in _TF_PACKAGES and match is not None and match["py2attr"]:
+    if owner in TF_PACKAGES and match is not None and match["py2attr"]:
         found = _tensorflow_asked(tb, match["py2attr"], caller, caller_frame, m)
         return [found] if found is not None else []
-    if owner in _TF_PACKAGES:
+    if owner in TF_PACKAGES:
         # A call TensorFlow refused (a count of arguments, one missing): whose call it was
         # and which fix applies are explain.interface's one reading of refused calls.
         from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415 - cycle

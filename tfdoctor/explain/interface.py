@@ -66,7 +66,7 @@ from tfdoctor.evidence.traceback import (
     users_own,
 )
 from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
-from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.modules import TF_OWN, TF_PACKAGES
 from tfdoctor.explain.packages import (
     asked_fix,
     keyword_added_row,
@@ -611,7 +611,9 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
     the release the code's requirements name, and ``pip show tensorflow`` tells the two
     apart. Empty where an installed library's frame made the call
     (:func:`interface_candidates`), the function refused is the one the user's line calls by
-    name (its own function that tf.function called back), or no such release is shown."""
+    name (its own function that tf.function called back), the frame that refused it or handed
+    it on is the standalone keras package's (that Keras' release took the keyword, not
+    TensorFlow's), or no such release is shown."""
     tb = last_failure(tracebacks)
     if tb is None or tb.warned or not tb.frames:
         return []
@@ -636,8 +638,11 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
         # hands it on; the function the line calls by name refusing it is the code's own,
         # called back through TensorFlow's wrapper.
         return []
-    if refusal.speaker != PYTHON and installed_package(inner.path) not in TF_OWN:
-        return []  # the words raised outside TensorFlow's and Keras' own code: a copy of them
+    if installed_package(inner.path) not in TF_PACKAGES:
+        # Raised or handed on outside TensorFlow's own code: the standalone keras package
+        # (keras/engine/base_layer.py beside a TensorFlow 1.x) refusing it is that Keras'
+        # release, not TensorFlow's; elsewhere the words are a copy of Keras'.
+        return []
     ran = _old_tensorflow(tb, m)
     if not ran:
         return []
