@@ -124,6 +124,8 @@ def test_keras_words_raised_by_tensorflow_under_python_2_bound_the_release() -> 
     assert len(found) == 1 and found[0].severity is Severity.WARNING
     assert "Python 2.7" in found[0].detail and "or older" in found[0].detail
     assert "does not show the line" in found[0].detail
+    # An upgrade past the last release with Python 2.7's wheels takes a Python 3.
+    assert "new environment of a Python 3" in fix_text(found[0])
 
 
 def test_keras_words_raised_by_tensorflow_under_python_3_alone_are_not_read() -> None:

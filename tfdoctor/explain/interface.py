@@ -585,18 +585,26 @@ def _old_tensorflow(tb: Traceback, m: Machine) -> str:
         if version_key(tf.version)[:1] != (1,):
             return ""
         return f"TensorFlow {tf.version}, a TensorFlow 1 release"
-    python = m.python_version or next(
-        (p for f in tb.frames if (p := path_python(f.path)) is not None), ""
-    )
-    if not python.startswith("2.") or m.matrix is None:
-        return ""
-    last = m.matrix.newest_release_with_wheels(python, m.wheel_platform)
-    if last is None:
+    python, last = _python2_last_release(tb, m)
+    if not last:
         return ""
     return (
         f"Python {python} running TensorFlow, which no release after {last} has wheels for "
         f"(the matrix): TensorFlow {last} or older"
     )
+
+
+def _python2_last_release(tb: Traceback, m: Machine) -> tuple[str, str]:
+    """The Python 2 the log shows (the machine's, else a frame's folder: ``lib/python2.7/``)
+    and the newest TensorFlow the matrix has its wheels for on the machine's platform; two
+    empty strings for another Python, or none shown."""
+    python = m.python_version or next(
+        (p for f in tb.frames if (p := path_python(f.path)) is not None), ""
+    )
+    if not python.startswith("2.") or m.matrix is None:
+        return "", ""
+    last = m.matrix.newest_release_with_wheels(python, m.wheel_platform)
+    return (python, last) if last is not None else ("", "")
 
 
 def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -685,6 +693,25 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"TensorFlow refused the keyword {argument} the code passes: the code was written "
             "for a later TensorFlow",
             detail,
-            causes.code.tf_too_old_fix(m, f"the keyword `{argument}` as the code passes it", None),
+            _on_python2(
+                causes.code.tf_too_old_fix(
+                    m, f"the keyword `{argument}` as the code passes it", None
+                ),
+                *_python2_last_release(tb, m),
+            ),
         )
     ]
+
+
+def _on_python2(fix: Fix, python: str, last: str) -> Fix:
+    """``fix``, an upgrade of TensorFlow, where the log's Python is ``python``, a Python 2
+    whose newest TensorFlow with wheels is ``last`` (else ``fix`` as it is): a release after
+    it does not install on that Python, so the fix says the environment it takes."""
+    if not last:
+        return fix
+    return Fix(
+        f"{fix.text} TensorFlow {last} is the newest release with wheels for Python {python}: "
+        "a later release the code names installs only in a new environment of a Python 3 "
+        "that release has wheels for.",
+        fix.commands,
+    )
