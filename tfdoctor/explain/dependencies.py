@@ -26,9 +26,10 @@ other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_find
 user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
-A caller that is a project's source checkout (:func:`checkout_package`: a package directory
-inside a branch's archive named for its distribution, ``keras-retinanet-master/
-keras_retinanet/``, or a clone of a listed distribution) is that project's newest code, most
+A caller that is a project's source checkout (:func:`tfdoctor.evidence.traceback.
+checkout_package`: a package directory inside a branch's archive named for its distribution,
+``keras-retinanet-master/keras_retinanet/``, a clone of a listed distribution, or a tree the
+frames show imported as the package) is that project's newest code, most
 likely ahead of P's installed release: ``dependency-too-old-for-code``, a warning whose fix
 names the removal as the other way (`pip show P` against the checkout's requirements tells
 them apart).
@@ -57,6 +58,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     Traceback,
     built_egg,
+    checkout_package,
     installed_package,
     wrapped_import_error,
 )
@@ -268,7 +270,8 @@ def _reading(
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
     checkout = None
     if caller is None and caller_frame is not None:
-        checkout = checkout_package(caller_frame.path)
+        tree = checkout_package(caller_frame.path, frames)
+        checkout = tree[0] if tree is not None else None
         if checkout is not None and owner in TF_OWN:
             return []  # TensorFlow's and Keras' own names: the API readings date them
         caller = checkout
@@ -305,39 +308,6 @@ def _reading(
     if checkout is not None:
         return [_checkout_lacks(tb, owner, checkout, caller_frame, asked, m)]
     return [_dependency_lacks(tb, owner, caller, caller_frame, asked, named, m)]
-
-
-#: A package directory inside a project's source checkout: GitHub's archive of a branch
-#: unpacks into ``<repository>-<branch>`` (``keras-retinanet-master/keras_retinanet/``), and
-#: a project's package directory is named as its distribution is (PEP 503's normalised name
-#: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
-_ARCHIVE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
-    r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
-)
-#: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
-_CLONE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100})[/\\](?=(?P<package>[A-Za-z_]\w{0,100})[/\\])"
-)
-
-
-def checkout_package(path: str) -> Optional[str]:
-    """The import package whose source checkout holds the file at ``path`` (a project's
-    code run from its repository, not installed): a package directory inside a folder named
-    for its distribution, where the folder is a branch's archive (``<repository>-master``,
-    ``-main``), or a clone whose package the module table knows as that distribution's (a
-    user's own project laid out alike is not read as one). None for an installed file or any
-    other path."""
-    if installed_package(path) is not None:
-        return None
-    for found in _ARCHIVE_CHECKOUT.finditer(path):
-        if normalize_name(found["repo"]) == normalize_name(found["package"]):
-            return found["package"]
-    for found in _CLONE_CHECKOUT.finditer(path):
-        dist = distribution_of(found["package"])
-        if dist is not None and normalize_name(found["repo"]) == normalize_name(dist):
-            return found["package"]
-    return None
 
 
 def _newer_code(tb: Traceback, summary: str, said: str, fix: Fix) -> Finding:
