@@ -41,6 +41,8 @@ def test_a_layer_keras_refuses_is_read_as_two_kerases_mixed(
     assert len(found) == 1
     fix = fix_text(found[0])
     assert "tensorflow.keras" in fix and "pip install" not in fix
+    # From TensorFlow 2.16 on, Keras 2 is tf-keras beside the keras package, Keras 3.
+    assert "from tf_keras import" in fix
     assert library is None or f"{library}'s" in fix
 
 
