@@ -29,7 +29,8 @@ from a P the module table knows a module or name P's installed release lacks is
 A caller that is a project's source checkout (:func:`tfdoctor.evidence.traceback.
 checkout_package`: a package directory inside a branch's archive named for its distribution,
 ``keras-retinanet-master/keras_retinanet/``, a clone of a listed distribution, or a tree the
-frames show imported as the package) is that project's newest code, most
+frames show imported as the package) asking a P the module table knows (a module it does
+not know may be the checkout's own) is that project's newest code, most
 likely ahead of P's installed release: ``dependency-too-old-for-code``, a warning whose fix
 names the removal as the other way (`pip show P` against the checkout's requirements tells
 them apart).
@@ -274,6 +275,10 @@ def _reading(
         checkout = tree[0] if tree is not None else None
         if checkout is not None and owner in TF_OWN:
             return []  # TensorFlow's and Keras' own names: the API readings date them
+        if checkout is not None and distribution_of(owner) is None:
+            # A module the table does not know is as likely the checkout's own (config.py or
+            # utils.py beside its package, run from the repository's folder) as installed.
+            return []
         caller = checkout
     if (
         caller_frame is None
