@@ -349,7 +349,7 @@ def _source_build_asked(tb: Traceback, frame: Frame, attr: str, m: Machine) -> O
         f"{frame.line}): code from a source tree, most likely written for newer releases of "
         f"what it imports than the installed ones. Python 2 does not name the module asked for "
         f"{attr}, and the egg does not print the line.",
-        causes.code.checkout_dependency_fix(m, None, user, None, None),
+        causes.code.checkout_dependency_fix(m, None, user, None),
     )
 
 
@@ -371,9 +371,7 @@ def _checkout_lacks(
         f"{dist} for {asked}, which the installed {dist} does not have: the checkout is "
         f"{user}'s newest code, most likely written for a {dist} newer than the installed "
         f"one; a {dist} release that removed it is the other reading.",
-        causes.code.checkout_dependency_fix(
-            m, distribution_of(owner), user, _shown_version(m, dist), owner
-        ),
+        causes.code.checkout_dependency_fix(m, dist, user, _shown_version(m, dist)),
     )
 
 
