@@ -410,3 +410,27 @@ def test_a_frame_whose_start_a_paste_cut_keeps_its_path_and_source() -> None:
 def test_a_quoted_path_in_a_message_is_no_frame() -> None:
     text = 'OSError: Unable to open "weights.py", line 3 of the list\n'
     assert all(not tb.frames for tb in read_tracebacks(text))
+
+
+@pytest.mark.parametrize(
+    "path, found",
+    [
+        # A branch's archive holding the package of its repository's name.
+        ("/home/u/dl/edge-ml-main/edge_ml/models.py", ("edge_ml", "/home/u/dl/edge-ml-main")),
+        ("edge-ml-master/edge_ml/models.py", ("edge_ml", "edge-ml-master")),
+        # A clone named for a listed distribution (keras-resnet installs keras_resnet).
+        (
+            "C:\\src\\keras-resnet\\keras_resnet\\models.py",
+            ("keras_resnet", "C:\\src\\keras-resnet"),
+        ),
+        # Another project's archive, and a user's project named for no listed distribution.
+        ("/home/u/tools-master/edge_ml/models.py", None),
+        ("/home/u/proj/proj/models.py", None),
+    ],
+)
+def test_a_checkouts_folder_names_say_whose_tree_it_is(
+    path: str, found: Optional[tuple[str, str]]
+) -> None:
+    """The one reader of a source tree: what the frames show imported, else the folders'
+    names (explain.dependencies reads its callers through it)."""
+    assert checkout_package(path, ()) == found

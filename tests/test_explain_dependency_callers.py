@@ -685,6 +685,18 @@ def test_a_folder_that_is_no_checkout_of_the_package_is_not_read(path: str) -> N
     assert _named(report, "dependency-too-old-for-code") is None
 
 
+def test_a_checkout_asking_a_module_no_listed_distribution_installs_is_not_read() -> None:
+    """``config`` may be the checkout's own module beside its package: nothing says an
+    installed release lacks the name."""
+    report = explained(
+        _frames(
+            ("/home/u/dl/edge-ml-main/edge_ml/models.py", "<module>", "cfg = config.load()"),
+            error="AttributeError: module 'config' has no attribute 'load'",
+        )
+    )
+    assert _named(report, "dependency-too-old-for-code") is None
+
+
 def test_a_frame_whose_start_a_paste_cut_is_still_read() -> None:
     text = (
         "Traceback (most recent call last):\n"

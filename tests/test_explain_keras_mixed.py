@@ -41,6 +41,8 @@ def test_a_layer_keras_refuses_is_read_as_two_kerases_mixed(
     assert len(found) == 1
     fix = fix_text(found[0])
     assert "tensorflow.keras" in fix and "pip install" not in fix
+    # From TensorFlow 2.16 on, Keras 2 is tf-keras beside the keras package, Keras 3.
+    assert "from tf_keras import" in fix
     assert library is None or f"{library}'s" in fix
 
 
@@ -51,8 +53,19 @@ def test_a_layer_keras_refuses_is_read_as_two_kerases_mixed(
         "KerasTensor(type_spec=TensorSpec(shape=(None, 4), dtype=tf.float32))",
         "<function relu at 0x7f03>",
         "None",
+        # The class itself (`model.add(Dense)`): Keras 2.2's str() of it, and Keras 2.7's.
+        "<class 'keras.layers.core.Dense'>",
     ],
 )
 def test_an_object_that_is_no_layer_at_all_is_not_read_as_two_kerases(found: str) -> None:
     """A tensor, a function or None added to a model is the code's own mistake."""
     assert not _mixed(f"{_WORDS}. Found: {found}\n")
+
+
+def test_a_class_passed_for_a_layer_is_not_read_as_two_kerases() -> None:
+    """Keras 2.7 and later name the object and its type: a class is of type ``type``."""
+    message = (
+        f"{_WORDS}. Received: layer=<class 'keras.layers.core.dense.Dense'> of type "
+        "<class 'type'>.\n"
+    )
+    assert not _mixed(message)

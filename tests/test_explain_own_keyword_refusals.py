@@ -124,8 +124,23 @@ def test_keras_words_raised_by_tensorflow_under_python_2_bound_the_release() -> 
     assert len(found) == 1 and found[0].severity is Severity.WARNING
     assert "Python 2.7" in found[0].detail and "or older" in found[0].detail
     assert "does not show the line" in found[0].detail
+    # An upgrade past the last release with Python 2.7's wheels takes a Python 3.
+    assert "new environment of a Python 3" in fix_text(found[0])
 
 
 def test_keras_words_raised_by_tensorflow_under_python_3_alone_are_not_read() -> None:
     text = _KERAS_WORDS.replace("python3.6", "python3.11")
     assert all(x.cause != "tf-too-old-for-code" for x in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_KERAS_WORDS.replace("tensorflow/python/keras/", "keras/"), id="keras-words"),
+        pytest.param(_LAYER_CALL.replace("tensorflow/python/keras/", "keras/"), id="handed-on"),
+    ],
+)
+def test_the_standalone_keras_refusing_a_keyword_is_no_tensorflow_release(text: str) -> None:
+    """Beside a TensorFlow 1.x, the keras package's own frame is that Keras' release: an
+    upgrade of TensorFlow does not change what it takes."""
+    assert all(x.cause != "tf-too-old-for-code" for x in explained(_ECHO_113 + text).findings)

@@ -383,3 +383,13 @@ def test_classes_without_a_method_is_an_error() -> None:
     text = GOOD.replace("    api: [tf.Session]\n", "    api: [tf.Session]\n    classes: [tf.x]\n")
     with pytest.raises(RulesError, match="only with method or attribute"):
         parse_rules(text, "r.yaml")
+
+
+def test_the_strategys_renamed_method_cites_the_releases_on_both_sides_of_its_removal() -> None:
+    # 2.3.0's distribute_lib.py keeps experimental_run_v2 as run's deprecated alias; 2.4.0's
+    # tensorflow/python/distribute has it nowhere: the sources are those files at their tags.
+    (rule,) = [r for r in load_rules().rules if r.id == "tf24-strategy-experimental-run-v2"]
+    urls = [s.url for s in rule.sources]
+    assert (rule.kind, rule.release) == ("removed", "2.4")
+    for tag in ("v2.3.0", "v2.4.0"):
+        assert any(f"/blob/{tag}/tensorflow/python/distribute/" in url for url in urls), urls

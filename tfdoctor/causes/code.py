@@ -279,26 +279,21 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
 
 
 def checkout_dependency_fix(
-    m: Machine, dist: Optional[str], user: str, version: Optional[str], lacking: Optional[str]
+    m: Machine, dist: Optional[str], user: str, version: Optional[str]
 ) -> Fix:
-    """A source checkout of ``user`` asking the installed ``dist`` (imported as ``lacking``;
-    ``dist`` None where the module table does not know its distribution, ``lacking`` None
-    where the log does not show which module is asked; ``version`` the release the log shows
-    installed) for what it lacks: the ``dist`` the checkout's requirements name, most likely
-    a newer one, and how to tell the two directions apart."""
+    """A source checkout of ``user`` asking the installed ``dist`` for what it lacks (``dist``
+    None where the log does not show which module is asked: Python 2's words in a zipped
+    egg's frame; ``version`` the release the log shows installed): the ``dist`` the
+    checkout's requirements name, most likely a newer one, and how to tell the two
+    directions apart."""
     if dist is None:
-        what = f"the installed package imported as {lacking}" if lacking else "a package it uses"
-        which = (
-            f"`pip list` shows which distribution installs {lacking}"
-            if lacking
-            else "the line the traceback points at names the module it asks, and `pip check` "
-            f"names a requirement of {user}'s that an installed release is outside"
-        )
         return Fix(
-            f"The source of {user} is newer code than {what}. Install what {user}'s "
-            "requirements (its setup.py, requirements.txt or README) name for it, from its "
-            f"repository where they name a development version; {which}.",
-            (*m.pip("list" if lacking else "check"),),
+            f"The source of {user} is newer code than a package it uses. Install what "
+            f"{user}'s requirements (its setup.py, requirements.txt or README) name for it, "
+            "from its repository where they name a development version; the line the "
+            "traceback points at names the module it asks, and `pip check` names a "
+            f"requirement of {user}'s that an installed release is outside.",
+            (*m.pip("check"),),
         )
     installed = (
         f"{dist} {version} is installed"

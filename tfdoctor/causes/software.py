@@ -425,7 +425,8 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             KERAS_STANDALONE_MIXED_WITH_TF_KERAS,
             "Objects of two Keras packages in one model",
-            "The standalone keras package and tensorflow.keras each have their own Layer class: "
+            "The standalone keras package and tensorflow.keras (from TensorFlow 2.16 on, the "
+            "keras package, Keras 3, and tf-keras, Keras 2) each have their own Layer class: "
             "a model of one refuses a layer built on the other (a library's layer built on "
             "tensorflow.keras added to a standalone keras Sequential, or the reverse), as "
             "Keras' Sequential.add does with 'The added layer must be an instance of class "
@@ -433,6 +434,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/keras-team/keras/blob/2.3.1/keras/engine/sequential.py",
             "https://github.com/tensorflow/tensorflow/blob/v2.3.0/tensorflow/python/keras/"
             "engine/sequential.py",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
         ),
         define(
             TENSORBOARD_NOT_INSTALLED,
@@ -2592,9 +2594,11 @@ def keras_mixed_fix(layer_package: Optional[str]) -> Fix:
         "every Keras name the model uses (Sequential, Model, layers, Input) from the Keras "
         "the layer's library is built on: `from tensorflow.keras import ...` for a library "
         "built on tensorflow.keras, `from keras import ...` for one built on the standalone "
-        "keras package. Or install the library's release made for the Keras the code imports "
-        "(its release notes say which Keras each release is built on). Reinstalling "
-        "TensorFlow or Keras changes nothing: both are installed and work.",
+        "keras package. From TensorFlow 2.16 on, tensorflow.keras is Keras 3, the keras "
+        "package itself, and Keras 2 is the tf-keras package: a library built on Keras 2 "
+        "takes `from tf_keras import ...`. Or install the library's release made for the "
+        "Keras the code imports (its release notes say which Keras each release is built "
+        "on). Reinstalling TensorFlow or Keras changes nothing: both are installed and work.",
         (),
     )
 

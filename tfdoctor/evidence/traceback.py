@@ -1696,9 +1696,11 @@ def checkout_package(path: str, frames: Sequence[Frame]) -> Optional[tuple[str, 
     directory named exactly as the import package of TensorFlow's family or of a library
     written against TensorFlow (the module table's rows), and ``frames`` (the traceback's)
     show Python importing it as that package: a frame runs its ``__init__.py``, or a frame's
-    statement imports the package by name and the next frame lies inside that directory.
-    None otherwise: an installed file is :func:`installed_package`'s, and a folder of the
-    user's own that only bears a package's name holds none of its modules."""
+    statement imports the package by name and the next frame lies inside that directory; or,
+    whatever the frames show, the folders' names say so (:func:`_named_checkout`: a branch's
+    archive or a clone named for the package's distribution). None otherwise: an installed
+    file is :func:`installed_package`'s, and a folder of the user's own that only bears a
+    package's name holds none of its modules."""
     if is_installed(path):
         return None
     table = modules()
@@ -1712,6 +1714,36 @@ def checkout_package(path: str, frames: Sequence[Frame]) -> Optional[tuple[str, 
         if _imported_as_package(top, tree, frames):
             # The same length as the path's own spelling: its separators kept.
             return top, path[: len("/".join(parts[:end]))] or "."
+    return _named_checkout(path)
+
+
+#: A package directory inside a project's source checkout: GitHub's archive of a branch
+#: unpacks into ``<repository>-<branch>`` (``keras-retinanet-master/keras_retinanet/``), and
+#: a project's package directory is named as its distribution is (PEP 503's normalised name
+#: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
+_ARCHIVE_CHECKOUT = re.compile(
+    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
+    r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
+)
+#: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
+_CLONE_CHECKOUT = re.compile(
+    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100})[/\\](?=(?P<package>[A-Za-z_]\w{0,100})[/\\])"
+)
+
+
+def _named_checkout(path: str) -> Optional[tuple[str, str]]:
+    """The import package and its checkout's directory where the folders' names say the file
+    is a project's source checkout, whatever the frames show: a package directory inside a
+    folder named for its distribution, where the folder is a branch's archive
+    (``<repository>-master``, ``-main``), or a clone whose package the module table knows as
+    that distribution's (a user's own project laid out alike is not read as one)."""
+    for found in _ARCHIVE_CHECKOUT.finditer(path):
+        if normalize_name(found["repo"]) == normalize_name(found["package"]):
+            return found["package"], path[: found.start("package") - 1] or "."
+    for found in _CLONE_CHECKOUT.finditer(path):
+        dist = modules().distribution(found["package"])
+        if dist is not None and normalize_name(found["repo"]) == normalize_name(dist):
+            return found["package"], path[: found.start("package") - 1] or "."
     return None
 
 

@@ -26,9 +26,11 @@ other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_find
 user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
-A caller that is a project's source checkout (:func:`checkout_package`: a package directory
-inside a branch's archive named for its distribution, ``keras-retinanet-master/
-keras_retinanet/``, or a clone of a listed distribution) is that project's newest code, most
+A caller that is a project's source checkout (:func:`tfdoctor.evidence.traceback.
+checkout_package`: a package directory inside a branch's archive named for its distribution,
+``keras-retinanet-master/keras_retinanet/``, a clone of a listed distribution, or a tree the
+frames show imported as the package) asking a P the module table knows (a module it does
+not know may be the checkout's own) is that project's newest code, most
 likely ahead of P's installed release: ``dependency-too-old-for-code``, a warning whose fix
 names the removal as the other way (`pip show P` against the checkout's requirements tells
 them apart).
@@ -57,10 +59,11 @@ from tfdoctor.evidence.traceback import (
     Frame,
     Traceback,
     built_egg,
+    checkout_package,
     installed_package,
     wrapped_import_error,
 )
-from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
+from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, TF_PACKAGES, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -98,8 +101,6 @@ _ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources", *NAMESP
 #: The shapes of a call Python refused read here: a keyword, a count of positional arguments,
 #: one missing (Python/ceval.c's words, :mod:`tfdoctor.evidence.refusals`).
 _CALL_SHAPES = frozenset({KEYWORD, POSITIONAL, MISSING})
-#: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
-_TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
 
 
 def dependency_caller_findings(
@@ -264,15 +265,20 @@ def _reading(
     if owner is None and match is not None and match["py2attr"]:
         found = _source_build_asked(tb, frames[-1], match["py2attr"], m)
         return [found] if found is not None else []
-    if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
+    if owner is None or owner in _ELSEWHERE - TF_PACKAGES or owner in stdlib_modules():
         return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
     checkout = None
     if caller is None and caller_frame is not None:
-        checkout = checkout_package(caller_frame.path)
-        if checkout is not None and (owner in _TF_PACKAGES or owner in TF_OWN):
+        tree = checkout_package(caller_frame.path, frames)
+        checkout = tree[0] if tree is not None else None
+        if checkout is not None and owner in TF_OWN:
             return []  # TensorFlow's and Keras' own names: the API readings date them
+        if checkout is not None and distribution_of(owner) is None:
+            # A module the table does not know is as likely the checkout's own (config.py or
+            # utils.py beside its package, run from the repository's folder) as installed.
+            return []
         caller = checkout
     if (
         caller_frame is None
@@ -281,10 +287,10 @@ def _reading(
         or _one_distribution(caller, owner)
     ):
         return []  # the user's own code, or the package's own: not a release pairing
-    if owner in _TF_PACKAGES and match is not None and match["py2attr"]:
+    if owner in TF_PACKAGES and match is not None and match["py2attr"]:
         found = _tensorflow_asked(tb, match["py2attr"], caller, caller_frame, m)
         return [found] if found is not None else []
-    if owner in _TF_PACKAGES:
+    if owner in TF_PACKAGES:
         # A call TensorFlow refused (a count of arguments, one missing): whose call it was
         # and which fix applies are explain.interface's one reading of refused calls.
         from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415 - cycle
@@ -307,39 +313,6 @@ def _reading(
     if checkout is not None:
         return [_checkout_lacks(tb, owner, checkout, caller_frame, asked, m)]
     return [_dependency_lacks(tb, owner, caller, caller_frame, asked, named, m)]
-
-
-#: A package directory inside a project's source checkout: GitHub's archive of a branch
-#: unpacks into ``<repository>-<branch>`` (``keras-retinanet-master/keras_retinanet/``), and
-#: a project's package directory is named as its distribution is (PEP 503's normalised name
-#: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
-_ARCHIVE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
-    r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
-)
-#: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
-_CLONE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100})[/\\](?=(?P<package>[A-Za-z_]\w{0,100})[/\\])"
-)
-
-
-def checkout_package(path: str) -> Optional[str]:
-    """The import package whose source checkout holds the file at ``path`` (a project's
-    code run from its repository, not installed): a package directory inside a folder named
-    for its distribution, where the folder is a branch's archive (``<repository>-master``,
-    ``-main``), or a clone whose package the module table knows as that distribution's (a
-    user's own project laid out alike is not read as one). None for an installed file or any
-    other path."""
-    if installed_package(path) is not None:
-        return None
-    for found in _ARCHIVE_CHECKOUT.finditer(path):
-        if normalize_name(found["repo"]) == normalize_name(found["package"]):
-            return found["package"]
-    for found in _CLONE_CHECKOUT.finditer(path):
-        dist = distribution_of(found["package"])
-        if dist is not None and normalize_name(found["repo"]) == normalize_name(dist):
-            return found["package"]
-    return None
 
 
 def _newer_code(tb: Traceback, summary: str, said: str, fix: Fix) -> Finding:
@@ -376,7 +349,7 @@ def _source_build_asked(tb: Traceback, frame: Frame, attr: str, m: Machine) -> O
         f"{frame.line}): code from a source tree, most likely written for newer releases of "
         f"what it imports than the installed ones. Python 2 does not name the module asked for "
         f"{attr}, and the egg does not print the line.",
-        causes.code.checkout_dependency_fix(m, None, user, None, None),
+        causes.code.checkout_dependency_fix(m, None, user, None),
     )
 
 
@@ -398,9 +371,7 @@ def _checkout_lacks(
         f"{dist} for {asked}, which the installed {dist} does not have: the checkout is "
         f"{user}'s newest code, most likely written for a {dist} newer than the installed "
         f"one; a {dist} release that removed it is the other reading.",
-        causes.code.checkout_dependency_fix(
-            m, distribution_of(owner), user, _shown_version(m, dist), owner
-        ),
+        causes.code.checkout_dependency_fix(m, dist, user, _shown_version(m, dist)),
     )
 
 

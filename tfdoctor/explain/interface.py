@@ -66,7 +66,7 @@ from tfdoctor.evidence.traceback import (
     users_own,
 )
 from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
-from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.modules import TF_OWN, TF_PACKAGES
 from tfdoctor.explain.packages import (
     asked_fix,
     keyword_added_row,
@@ -598,18 +598,26 @@ def _old_tensorflow(tb: Traceback, m: Machine) -> str:
         if version_key(tf.version)[:1] != (1,):
             return ""
         return f"TensorFlow {tf.version}, a TensorFlow 1 release"
-    python = m.python_version or next(
-        (p for f in tb.frames if (p := path_python(f.path)) is not None), ""
-    )
-    if not python.startswith("2.") or m.matrix is None:
-        return ""
-    last = m.matrix.newest_release_with_wheels(python, m.wheel_platform)
-    if last is None:
+    python, last = _python2_last_release(tb, m)
+    if not last:
         return ""
     return (
         f"Python {python} running TensorFlow, which no release after {last} has wheels for "
         f"(the matrix): TensorFlow {last} or older"
     )
+
+
+def _python2_last_release(tb: Traceback, m: Machine) -> tuple[str, str]:
+    """The Python 2 the log shows (the machine's, else a frame's folder: ``lib/python2.7/``)
+    and the newest TensorFlow the matrix has its wheels for on the machine's platform; two
+    empty strings for another Python, or none shown."""
+    python = m.python_version or next(
+        (p for f in tb.frames if (p := path_python(f.path)) is not None), ""
+    )
+    if not python.startswith("2.") or m.matrix is None:
+        return "", ""
+    last = m.matrix.newest_release_with_wheels(python, m.wheel_platform)
+    return (python, last) if last is not None else ("", "")
 
 
 def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -624,7 +632,9 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
     the release the code's requirements name, and ``pip show tensorflow`` tells the two
     apart. Empty where an installed library's frame made the call
     (:func:`interface_candidates`), the function refused is the one the user's line calls by
-    name (its own function that tf.function called back), or no such release is shown."""
+    name (its own function that tf.function called back), the frame that refused it or handed
+    it on is the standalone keras package's (that Keras' release took the keyword, not
+    TensorFlow's), or no such release is shown."""
     tb = last_failure(tracebacks)
     if tb is None or tb.warned or not tb.frames:
         return []
@@ -649,8 +659,11 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
         # hands it on; the function the line calls by name refusing it is the code's own,
         # called back through TensorFlow's wrapper.
         return []
-    if refusal.speaker != PYTHON and installed_package(inner.path) not in TF_OWN:
-        return []  # the words raised outside TensorFlow's and Keras' own code: a copy of them
+    if installed_package(inner.path) not in TF_PACKAGES:
+        # Raised or handed on outside TensorFlow's own code: the standalone keras package
+        # (keras/engine/base_layer.py beside a TensorFlow 1.x) refusing it is that Keras'
+        # release, not TensorFlow's; elsewhere the words are a copy of Keras'.
+        return []
     ran = _old_tensorflow(tb, m)
     if not ran:
         return []
@@ -693,6 +706,25 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"TensorFlow refused the keyword {argument} the code passes: the code was written "
             "for a later TensorFlow",
             detail,
-            causes.code.tf_too_old_fix(m, f"the keyword `{argument}` as the code passes it", None),
+            _on_python2(
+                causes.code.tf_too_old_fix(
+                    m, f"the keyword `{argument}` as the code passes it", None
+                ),
+                *_python2_last_release(tb, m),
+            ),
         )
     ]
+
+
+def _on_python2(fix: Fix, python: str, last: str) -> Fix:
+    """``fix``, an upgrade of TensorFlow, where the log's Python is ``python``, a Python 2
+    whose newest TensorFlow with wheels is ``last`` (else ``fix`` as it is): a release after
+    it does not install on that Python, so the fix says the environment it takes."""
+    if not last:
+        return fix
+    return Fix(
+        f"{fix.text} TensorFlow {last} is the newest release with wheels for Python {python}: "
+        "a later release the code names installs only in a new environment of a Python 3 "
+        "that release has wheels for.",
+        fix.commands,
+    )

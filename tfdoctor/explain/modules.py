@@ -59,6 +59,9 @@ NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backp
 #: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
 #: import of one is the user's own; a call between them is no companion's.
 TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
+#: TensorFlow's own import packages (tensorflow_core: 2.0 and 2.1's code): a frame there is
+#: TensorFlow's code, not a Keras package's of its own release.
+TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
 #: Distributions whose missing modules and names other readers judge (API knowledge, the
 #: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
 _ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})
