@@ -258,9 +258,10 @@ CAUSES: Mapping[str, Cause] = dict(
             GPU_ARCH_UNSUPPORTED,
             "The wheel carries no code for this GPU",
             "No TensorFlow kernel runs on a GPU whose compute capability has neither machine "
-            "code nor PTX of an older capability in the wheel: below the build's lowest "
-            "capability TensorFlow ignores it ('Ignoring visible gpu device ... with Cuda "
-            "compute capability'); above it TensorFlow lists it, and its operations fail ('no "
+            "code nor PTX of its own or an older capability in the wheel: below the lowest "
+            "capability its release lists TensorFlow ignores it ('Ignoring visible gpu device "
+            "... with Cuda compute capability'); above it TensorFlow lists it, and its "
+            "operations fail ('no "
             "kernel image is available for execution on the device').",
             "https://developer.nvidia.com/cuda-gpus",
         ),
