@@ -1300,6 +1300,11 @@ def unreleased_build(version: str) -> Optional[tuple[CauseId, str]]:
     return None
 
 
+def unreleased_kind(cause: CauseId) -> str:
+    """How a finding names the build of :func:`unreleased_build`'s ``cause``."""
+    return "a nightly build" if cause == TF_BUILD_REGRESSION else "a pre-release"
+
+
 def published_distribution(version: str) -> str:
     """The distribution TensorFlow's ``version`` (pip's spelling) is published as where
     nothing names the one installed: :data:`NIGHTLY_DISTRIBUTION` for a nightly build's
@@ -1320,8 +1325,7 @@ def unreleased_reinstall_fix(m: Machine, fix: Fix) -> Fix:
         found = unreleased_build(tf.version)
         if found is None:
             return fix
-        kind = "a nightly build" if found[0] == TF_BUILD_REGRESSION else "a pre-release"
-        which = f"{tf.name} {tf.version} is {kind}:"
+        which = f"{tf.name} {tf.version} is {unreleased_kind(found[0])}:"
     return Fix(
         f"{fix.text} {which} the build itself may lack the file, and installing it again "
         "writes the same files; where the reinstall does not help, install a final release, "
