@@ -1368,14 +1368,21 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
             package = table.module_of(release) or release
         else:
             nightly, release, package = NIGHTLY_DISTRIBUTION, "tensorflow", "tensorflow"
+        listing = m.list_releases(nightly, pre=True)
+        # Before Python 3.6 no pip has `pip index` (Machine.list_releases): there the listing
+        # is pip's refusal of an empty version, oldest first.
+        lists = (
+            f"`pip index versions --pre {nightly}` lists them, newest first"
+            if any("index versions" in c for c in listing)
+            else f'`pip install "{nightly}=="` lists them in its refusal, oldest first'
+        )
         return Fix(
             f"{dist} {version} is a nightly build of the development branch: pin {nightly} "
-            f"to a build from before the failure (`pip index versions --pre {nightly}` lists "
-            "them, newest first), or install the stable release in its place (uninstall "
-            f"{dist} first: both write the {package} package). A later nightly may carry the "
-            "fix.",
+            f"to a build from before the failure ({lists}), or install the stable release in "
+            f"its place (uninstall {dist} first: both write the {package} package). A later "
+            "nightly may carry the fix.",
             (
-                *m.list_releases(nightly, pre=True),
+                *listing,
                 *m.pip(f"uninstall -y {dist}"),
                 *m.pip(f"install {release}"),
             ),
