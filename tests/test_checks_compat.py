@@ -954,6 +954,9 @@ def test_a_release_before_2_3_lists_from_its_builds_lowest_capability() -> None:
         check_compute_capability, release_on_gpu("2.17.0", BUILD_FROM_SM60, "3.0", listed=False)
     )
     assert "ignores this GPU" in below.detail
+    # A source build for it lowers that floor only through TF_EXTRA_CUDA_CAPABILITIES.
+    assert below.fix is not None
+    assert "--copt=-DTF_EXTRA_CUDA_CAPABILITIES=3.0" in below.fix.text, below.fix.text
 
 
 def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:

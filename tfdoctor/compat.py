@@ -326,6 +326,18 @@ def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
 LISTED_CAPABILITY_FLOORS: tuple[tuple[str, str], ...] = (("2.3", "3.5"),)
 
 
+def fixed_floor_above(compute_capability: str) -> Optional[tuple[str, str]]:
+    """The newest (release, floor) of :data:`LISTED_CAPABILITY_FLOORS` whose floor is above a
+    GPU of that capability: from that release on TensorFlow ignores the GPU whatever its build
+    carries, unless the build also names it in TF_EXTRA_CUDA_CAPABILITIES. None where none is
+    above it."""
+    want = version_key(compute_capability)[:2]
+    for since, floor in LISTED_CAPABILITY_FLOORS:
+        if len(want) == 2 and want < version_key(floor)[:2]:
+            return since, floor
+    return None
+
+
 def listing_floor(caps: ComputeCapabilities, tf_version: str) -> Optional[tuple[int, int]]:
     """The lowest compute capability TensorFlow ``tf_version`` lists a GPU of (below it, "Ignoring
     visible gpu device ... The minimum required Cuda capability is X"): the release's fixed
