@@ -298,15 +298,21 @@ def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
         if parsed is None:
             continue
         _, a_major, a_minor, specific = parsed
-        if a_major == major and (a_minor == minor if specific else a_minor <= minor):
+        # A family target (sm_100f) runs as plain machine code does, within its major: on
+        # 10.0 and 10.3, not 11.0; an architecture target (sm_90a) on its capability alone.
+        exact = specific and not arch.endswith("f")
+        if a_major == major and (a_minor == minor if exact else a_minor <= minor):
             return SASS
     for arch in caps.ptx:
         parsed = parse_arch(arch)
         if parsed is None:
             continue
         _, a_major, a_minor, specific = parsed
-        if (a_major, a_minor) == (major, minor) or (
-            not specific and (a_major, a_minor) < (major, minor)
+        family = specific and arch.endswith("f")
+        if (
+            (a_major, a_minor) == (major, minor)
+            or (not specific and (a_major, a_minor) < (major, minor))
+            or (family and a_major == major and a_minor <= minor)
         ):
             return PTX
     return NONE
