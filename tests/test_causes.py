@@ -1473,6 +1473,31 @@ def test_a_nightlys_builds_are_listed_with_pips_pre_releases() -> None:
 
 
 @pytest.mark.parametrize(
+    ("python", "pip", "listing"),
+    [
+        pytest.param("3.11.7", "24.0", "pip index versions --pre tf-nightly", id="pip-24"),
+        # pip 21.2 added `pip index` (its changelog): an older pip is upgraded first.
+        pytest.param("3.8.10", "20.0.2", "pip index versions --pre tf-nightly", id="pip-20"),
+        # No pip with `pip index` runs on Python 3.5: pip's refusal lists the builds.
+        pytest.param("3.5.2", "20.3.4", 'pip install "tf-nightly=="', id="python-3.5"),
+    ],
+)
+def test_the_nightly_fix_names_the_listing_its_commands_run(
+    python: str, pip: str, listing: str
+) -> None:
+    """The nightly fix's words name the listing its commands run on the pip the facts show,
+    never `pip index versions` where that pip has none."""
+    m = machine(f.facts(python=f.python(version=python, pip_version=pip)))
+    fix = causes.runtime.unreleased_build_fix(m, "tf-nightly", "2.4.0.dev20200801", "2.4.0")
+    assert f"`{listing}`" in fix.text, fix.text
+    assert any(c.endswith(listing) for c in fix.commands), fix.commands
+    if "index" not in listing:
+        assert "index versions" not in fix.text
+    if pip == "20.0.2":
+        assert fix.commands[0].endswith("pip install --upgrade pip"), fix.commands
+
+
+@pytest.mark.parametrize(
     ("system", "arch", "python"),
     [
         pytest.param("Darwin", "x86_64", "3.12.4", id="intel-mac"),

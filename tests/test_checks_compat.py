@@ -911,6 +911,54 @@ def test_a_listed_gpu_below_the_builds_lowest_capability_unsettles_the_reading()
     assert "ignores this GPU" in ignored.detail
 
 
+#: TensorFlow 2.17's wheel: machine code from 6.0 on, PTX of 9.0 alone.
+BUILD_FROM_SM60 = ("sm_60", "sm_70", "sm_80", "sm_89", "sm_90", "compute_90")
+
+
+def release_on_gpu(version: str, build: tuple[str, ...], capability: str, listed: bool) -> Facts:
+    """TensorFlow ``version`` built for ``build`` on a GPU of ``capability``, which its device
+    list shows where ``listed``."""
+    facts = listed_gpu_of(capability)
+    assert facts.tensorflow is not None
+    devices = facts.tensorflow.devices if listed else facts.tensorflow.devices[:1]
+    return dataclasses.replace(
+        facts,
+        packages=(f.pkg("tensorflow", version), f.pkg("numpy", "1.26.4")),
+        tensorflow=f.tensorflow(version=version, compute_capabilities=build, devices=devices),
+    )
+
+
+@pytest.mark.parametrize("listed", [True, False])
+def test_a_gpu_above_the_releases_fixed_floor_is_listed_though_below_the_build(
+    listed: bool,
+) -> None:
+    """From 2.3 on TensorFlow lists every GPU of 3.5 or newer whatever its wheel was built for
+    (gpu_device.cc's fixed 3.5 and 5.2): a 5.2 GPU under 2.17's wheel (sm_60 and up) is
+    listed, and its operations fail; never told ignored, nor its listing a misreading."""
+    facts = release_on_gpu("2.17.0", BUILD_FROM_SM60, "5.2", listed)
+    assert ("tf-lists-every-gpu" in Machine(facts, MATRIX).observations) is listed
+    [found] = judge(check_compute_capability, facts)
+    assert (found.cause, found.severity) == ("gpu-arch-unsupported", Severity.ERROR)
+    assert "lists this GPU all the same" in found.detail
+    assert "ignores this GPU" not in found.detail
+
+
+def test_a_release_before_2_3_lists_from_its_builds_lowest_capability() -> None:
+    """Up to 2.2 TensorFlow's floor is its build's own list: a 3.7 GPU under a build from 5.2
+    on is ignored; from 2.3 on a GPU below the fixed 3.5 is."""
+    old = release_on_gpu("2.2.0", ("sm_52", "sm_60", "compute_70"), "3.7", listed=False)
+    [ignored] = judge(check_compute_capability, old)
+    assert (ignored.cause, ignored.severity) == ("gpu-arch-unsupported", Severity.ERROR)
+    assert "ignores this GPU" in ignored.detail
+    [below] = judge(
+        check_compute_capability, release_on_gpu("2.17.0", BUILD_FROM_SM60, "3.0", listed=False)
+    )
+    assert "ignores this GPU" in below.detail
+    # A source build for it lowers that floor only through TF_EXTRA_CUDA_CAPABILITIES.
+    assert below.fix is not None
+    assert "--copt=-DTF_EXTRA_CUDA_CAPABILITIES=3.0" in below.fix.text, below.fix.text
+
+
 def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:
     facts = f.facts(
         tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02", gpus=(H100,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
+from tests.explaining import explained, finding_of
 from tfdoctor import causes
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
@@ -75,3 +76,27 @@ def test_not_where_the_build_is_released_or_other_code_ran(
     found = _import_of(packages, innermost)
     assert found.cause != causes.runtime.TF_BUILD_REGRESSION
     assert found.severity is Severity.ERROR
+
+
+def test_check_and_explain_give_one_finding_of_the_build() -> None:
+    """One builder (causes.unreleased_build_finding) gives check's and explain's finding of
+    an unreleased build: the same title form, the same reading and the same fix."""
+    checked = _import_of((NIGHTLY,), OWN)
+    report = explained(
+        "Successfully installed tf-nightly-2.17.0.dev20240301\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 12, in <module>\n'
+        "    main()\n"
+        "ValueError: Shapes (None, 4) and (None, 5) are incompatible\n"
+    )
+    told = finding_of(report, causes.runtime.TF_BUILD_REGRESSION)
+    assert told is not None
+    name = "tf-nightly 2.17.0.dev20240301, a nightly build: "
+    reading = (
+        "tf-nightly 2.17.0.dev20240301 is a nightly build of 2.17.0: unreleased builds carry "
+        "defects that their final release, or a build of another day, does not."
+    )
+    for found in (checked, told):
+        assert found.summary.startswith(name), found.summary
+        assert reading in found.detail, found.detail
+        assert found.fix is not None and "pin tf-nightly to a build from before" in found.fix.text

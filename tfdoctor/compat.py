@@ -298,32 +298,75 @@ def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
         if parsed is None:
             continue
         _, a_major, a_minor, specific = parsed
-        if a_major == major and (a_minor == minor if specific else a_minor <= minor):
+        # A family target (sm_100f) runs as plain machine code does, within its major: on
+        # 10.0 and 10.3, not 11.0; an architecture target (sm_90a) on its capability alone.
+        exact = specific and not arch.endswith("f")
+        if a_major == major and (a_minor == minor if exact else a_minor <= minor):
             return SASS
     for arch in caps.ptx:
         parsed = parse_arch(arch)
         if parsed is None:
             continue
         _, a_major, a_minor, specific = parsed
-        if (a_major, a_minor) == (major, minor) or (
-            not specific and (a_major, a_minor) < (major, minor)
+        family = specific and arch.endswith("f")
+        if (
+            (a_major, a_minor) == (major, minor)
+            or (not specific and (a_major, a_minor) < (major, minor))
+            or (family and a_major == major and a_minor <= minor)
         ):
             return PTX
     return NONE
 
 
-def below_lowest_capability(caps: ComputeCapabilities, compute_capability: str) -> bool:
-    """Whether a GPU of that capability is older than every architecture in ``caps``.
+#: The lowest compute capability TensorFlow's GPU device factory lists, where it does not
+#: follow the build. Up to 2.2 ``GetSupportedCudaComputeCapabilities`` in gpu_device.cc is the
+#: build's own list (TF_CUDA_CAPABILITIES, which configure writes from
+#: TF_CUDA_COMPUTE_CAPABILITIES: v2.2.0); later it is the fixed pair 3.5 and 5.2, plus a
+#: source build's TF_EXTRA_CUDA_CAPABILITIES, which release wheels do not set (master; a 2.4
+#: source build for 3.0 still told "The minimum required Cuda capability is 3.5",
+#: tensorflow/tensorflow#46653), whatever architectures the wheel was compiled for: 2.16's
+#: wheel (sm_50 and up) lists a 3.7 GPU. 2.3's wheels start at sm_35, so both rules agree
+#: on them. (release, floor) pairs, newest first.
+#: https://github.com/tensorflow/tensorflow/blob/v2.2.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+#: https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/common_runtime/gpu/gpu_device.cc
+LISTED_CAPABILITY_FLOORS: tuple[tuple[str, str], ...] = (("2.3", "3.5"),)
 
-    TensorFlow leaves such a GPU out of its devices ("Ignoring visible gpu device ... The
-    minimum required Cuda capability is X", GetValidDeviceIds, X the lowest of the build's
-    capabilities); one at or above that floor is listed, whether or not any of the build's
-    code runs on it.
-    https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
-    """
-    want = version_key(compute_capability)
+
+def fixed_floor_above(compute_capability: str) -> Optional[tuple[str, str]]:
+    """The newest (release, floor) of :data:`LISTED_CAPABILITY_FLOORS` whose floor is above a
+    GPU of that capability: from that release on TensorFlow ignores the GPU whatever its build
+    carries, unless the build also names it in TF_EXTRA_CUDA_CAPABILITIES. None where none is
+    above it."""
+    want = version_key(compute_capability)[:2]
+    for since, floor in LISTED_CAPABILITY_FLOORS:
+        if len(want) == 2 and want < version_key(floor)[:2]:
+            return since, floor
+    return None
+
+
+def listing_floor(caps: ComputeCapabilities, tf_version: str) -> Optional[tuple[int, int]]:
+    """The lowest compute capability TensorFlow ``tf_version`` lists a GPU of (below it, "Ignoring
+    visible gpu device ... The minimum required Cuda capability is X"): the release's fixed
+    floor (:data:`LISTED_CAPABILITY_FLOORS`), else the lowest architecture in ``caps``; None
+    where ``caps`` names none."""
+    release = version_key(tf_version)
+    for since, floor in LISTED_CAPABILITY_FLOORS:
+        if release and release >= version_key(since):
+            major, minor = version_key(floor)[:2]
+            return major, minor
     archs = [parsed[1:3] for a in (*caps.sass, *caps.ptx) if (parsed := parse_arch(a))]
-    return len(want) >= 2 and bool(archs) and (want[0], want[1]) < min(archs)
+    return min(archs) if archs else None
+
+
+def below_listing_floor(
+    caps: ComputeCapabilities, compute_capability: str, tf_version: str
+) -> bool:
+    """Whether TensorFlow ``tf_version``, built for ``caps``, leaves a GPU of that capability
+    out of its devices (:func:`listing_floor`); one at or above the floor is listed, whether
+    or not any of the build's code runs on it."""
+    want = version_key(compute_capability)
+    floor = listing_floor(caps, tf_version)
+    return len(want) >= 2 and floor is not None and (want[0], want[1]) < floor
 
 
 def carries_machine_code(line: TFLine, compute_capability: str) -> bool:

@@ -1656,9 +1656,10 @@ class Machine(Record):
                 names = ", ".join(_short_device(d.name) for d in listed)
                 seen["tf-lists-gpu"] = f"TensorFlow lists {names}"
                 caps = [d.details.get("compute_capability") for d in listed]
-                # TensorFlow lists a GPU at or above its build's lowest capability whether or
-                # not the build has code for it, so the listing vouches only for that floor,
-                # and only while CUDA has not refused the build's code.
+                # TensorFlow lists a GPU at or above the lowest capability its release lists
+                # (compat.listing_floor) whether or not the build has code for it, so the
+                # listing vouches only for that floor, and only while CUDA has not refused the
+                # build's code.
                 covered = _covers(self.gpus, len(listed), [c for c in caps if c])
                 if covered and self.gpu_code_refused is None:
                     seen["tf-lists-every-gpu"] = seen["tf-lists-gpu"]

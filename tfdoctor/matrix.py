@@ -15,8 +15,10 @@ Rules the look-ups encode, with their sources:
   compatibility").
 * Machine code (SASS) for ``sm_XY`` runs on GPUs of compute capability ``X.Z`` with ``Z >= Y``;
   PTX for ``compute_XY`` JIT-compiles for any compute capability ``>= X.Y``; an ``a`` suffix
-  (``sm_90a``) runs only on exactly that capability.
+  (``sm_90a``) runs only on exactly that capability, an ``f`` suffix (``sm_100f``, CUDA 12.9's
+  family targets) on its own major at an equal or later minor (10.0 and 10.3, not 12.0).
   https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility
+  https://developer.nvidia.com/blog/nvidia-blackwell-and-nvidia-cuda-12-9-introduce-family-specific-architecture-features/
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from tfdoctor.causes import (
 )
 from tfdoctor.causes.base import CONTRADICTED_BY, Cause, CauseId
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
 
 __all__ = [
     "AREAS",
@@ -53,6 +54,7 @@ __all__ = [
     "platform",
     "runtime",
     "software",
+    "unreleased_build_finding",
     "xla",
 ]
 
@@ -101,6 +103,38 @@ def finding(
     known = CAUSES[cause]
     merged = tuple(dict.fromkeys((*links, *known.links)))
     return Finding(check, severity, summary, detail or known.explanation, fix, merged, cause=cause)
+
+
+def unreleased_build_finding(
+    m: Machine,
+    check: str,
+    severity: Severity,
+    dist: str,
+    version: str,
+    *,
+    did: str,
+    shown: str,
+    after: str = "",
+) -> Optional[Finding]:
+    """That ``dist`` ``version`` (TensorFlow's), a nightly or a pre-release, is at fault: the
+    one finding ``tfdoctor check`` and ``tfdoctor explain`` give of it, with
+    :func:`runtime.unreleased_build_fix`. ``did``: what the build did, after its name;
+    ``shown``: what the evidence shows, the detail's first clause; ``after``: what the detail
+    adds. None for a final release."""
+    found = runtime.unreleased_build(version)
+    if found is None:
+        return None
+    cause, final = found
+    kind = runtime.unreleased_kind(cause)
+    return finding(
+        check,
+        severity,
+        cause,
+        f"{dist} {version}, {kind}: {did}",
+        f"{shown}, and {dist} {version} is {kind} of {final}: unreleased builds carry defects "
+        f"that their final release, or a build of another day, does not.{after}",
+        runtime.unreleased_build_fix(m, dist, version, final),
+    )
 
 
 def other_candidate(

@@ -78,10 +78,10 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "gpu-not-bound",
     ),
     # Not gpu-arch-unsupported: a listing runs no kernel, and TensorFlow lists every GPU at or
-    # above its build's lowest capability (GetValidDeviceIds), one the build has no code for
-    # included; a kernel run refutes it. Where the check reads the GPU as below that floor,
-    # a listing contradicts the reading itself, and the check says so (gpu.compute-capability).
-    # https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+    # above the lowest capability its release lists (GetValidDeviceIds, compat.listing_floor),
+    # one the build has no code for included; a kernel run refutes it. Where the check reads
+    # the GPU as below that floor, a listing contradicts the reading itself, and the check
+    # says so (gpu.compute-capability).
     "gpu-kernels-ran": (
         "gpu-known-failure",
         # The smoke test's matmul is a cuBLAS call: the library of a CUDA older than the GPU

@@ -258,9 +258,10 @@ CAUSES: Mapping[str, Cause] = dict(
             GPU_ARCH_UNSUPPORTED,
             "The wheel carries no code for this GPU",
             "No TensorFlow kernel runs on a GPU whose compute capability has neither machine "
-            "code nor PTX of an older capability in the wheel: below the build's lowest "
-            "capability TensorFlow ignores it ('Ignoring visible gpu device ... with Cuda "
-            "compute capability'); above it TensorFlow lists it, and its operations fail ('no "
+            "code nor PTX of its own or an older capability in the wheel: below the lowest "
+            "capability its release lists TensorFlow ignores it ('Ignoring visible gpu device "
+            "... with Cuda compute capability'); above it TensorFlow lists it, and its "
+            "operations fail ('no "
             "kernel image is available for execution on the device').",
             "https://developer.nvidia.com/cuda-gpus",
         ),
@@ -3448,7 +3449,12 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
     # Neither the release nor the machine known: the matrix's newest release whose wheels
     # carry machine code for the GPU (each line's build list of compute capabilities), or
     # that none does.
-    from tfdoctor.compat import PTX, carries_machine_code, gpu_code  # noqa: PLC0415 - avoids a cycle at import
+    from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
+        PTX,
+        carries_machine_code,
+        fixed_floor_above,
+        gpu_code,
+    )
 
     releases = m.matrix.releases if m.matrix is not None else ()
     # Native Windows runs only the lines with a native Windows GPU build (up to 2.10).
@@ -3480,12 +3486,24 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
             f"TF_CUDA_COMPUTE_CAPABILITIES={capability} and a CUDA release that targets it."
         )
     if known and newest is None:
+        fixed = fixed_floor_above(capability)
+        # gpu_device.cc's device floor from 2.3 on is a fixed 3.5 that only the macro
+        # TF_EXTRA_CUDA_CAPABILITIES lowers (compat.LISTED_CAPABILITY_FLOORS): a source build
+        # for an older GPU that sets TF_CUDA_COMPUTE_CAPABILITIES alone still ignores it
+        # (tensorflow/tensorflow#46653).
+        extra = (
+            f" (from TensorFlow {fixed[0]} on, a GPU below {fixed[1]} also needs "
+            f"`--copt=-DTF_EXTRA_CUDA_CAPABILITIES={capability}` on bazel's build command: "
+            "without it TensorFlow ignores the GPU whatever the build carries)"
+            if fixed is not None
+            else ""
+        )
         return Fix(
             f"No TensorFlow release in the matrix has machine code for compute capability "
             f"{capability} (the build lists of {known[-1].line} to {known[0].line}): use a "
             "newer GPU, the CPU, or a source build with "
             f"TF_CUDA_COMPUTE_CAPABILITIES={capability} where a CUDA release TensorFlow builds "
-            "with still targets it."
+            f"with still targets it{extra}."
         )
     named = (
         f" (TensorFlow {newest.latest_patch} is the newest release with machine code for it, "

@@ -1306,6 +1306,11 @@ def unreleased_build(version: str) -> Optional[tuple[CauseId, str]]:
     return None
 
 
+def unreleased_kind(cause: CauseId) -> str:
+    """How a finding names the build of :func:`unreleased_build`'s ``cause``."""
+    return "a nightly build" if cause == TF_BUILD_REGRESSION else "a pre-release"
+
+
 def published_distribution(version: str) -> str:
     """The distribution TensorFlow's ``version`` (pip's spelling) is published as where
     nothing names the one installed: :data:`NIGHTLY_DISTRIBUTION` for a nightly build's
@@ -1326,8 +1331,7 @@ def unreleased_reinstall_fix(m: Machine, fix: Fix) -> Fix:
         found = unreleased_build(tf.version)
         if found is None:
             return fix
-        kind = "a nightly build" if found[0] == TF_BUILD_REGRESSION else "a pre-release"
-        which = f"{tf.name} {tf.version} is {kind}:"
+        which = f"{tf.name} {tf.version} is {unreleased_kind(found[0])}:"
     return Fix(
         f"{fix.text} {which} the build itself may lack the file, and installing it again "
         "writes the same files; where the reinstall does not help, install a final release, "
@@ -1390,12 +1394,20 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
                 "of the releases TensorFlow brings)"
             )
             release = "tensorflow"
+        listing = m.list_releases(nightly, pre=True)
+        # Before Python 3.6 no pip has `pip index` (Machine.list_releases): there the listing
+        # is pip's refusal of an empty version, oldest first.
+        lists = (
+            f"`pip index versions --pre {nightly}` lists them, newest first"
+            if any("index versions" in c for c in listing)
+            else f'`pip install "{nightly}=="` lists them in its refusal, oldest first'
+        )
         return Fix(
             f"{dist} {version} is a nightly build of the development branch: pin {nightly} "
-            f"to a build from before the failure (`pip index versions --pre {nightly}` lists "
-            f"them, newest first), or {stable}. A later nightly may carry the fix.",
+            f"to a build from before the failure ({lists}), or {stable}. A later nightly may "
+            "carry the fix.",
             (
-                *m.list_releases(nightly, pre=True),
+                *listing,
                 *m.pip(f"uninstall -y {' '.join(removed)}"),
                 *m.pip(f"install {release}"),
             ),

@@ -19,7 +19,7 @@ from tfdoctor.checks._shared import driver_cause, installed_line, no_gpu_here
 from tfdoctor.compat import (
     NONE,
     PTX,
-    below_lowest_capability,
+    below_listing_floor,
     gpu_code,
     ptx_driver_floor,
 )
@@ -542,13 +542,14 @@ def _no_code_finding(
     label: str,
 ) -> Finding:
     """The verdict on a GPU the build carries no code for: TensorFlow ignores it below the
-    build's lowest capability, and lists it above (where no kernel runs on it); unknown where
-    TensorFlow listed a GPU the reading of the build says it ignores."""
+    lowest capability the release lists (:func:`tfdoctor.compat.listing_floor`), and lists it
+    above (where no kernel runs on it); unknown where TensorFlow listed a GPU the reading of
+    the build says it ignores."""
     capability = gpu.compute_capability or ""
-    ignored = below_lowest_capability(caps, capability)
+    ignored = below_listing_floor(caps, capability, pkg.version)
     if ignored and "tf-lists-every-gpu" in ctx.machine.observations:
-        # TensorFlow lists no GPU below its build's lowest capability: listing this one shows
-        # that the build's code was misread here, not that it is missing.
+        # TensorFlow lists no GPU below that floor: listing this one shows that the build was
+        # misread here (a source build's own floor), not that its code is missing.
         return unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
     carried = ", ".join(caps.sass + caps.ptx)
     return causes.finding(

@@ -350,11 +350,6 @@ def _unreleased_own_failure(
     m = ctx.machine
     providers = m.tf_providers or ((m.tf,) if m.tf is not None else ())
     for pkg in providers:
-        found = causes.runtime.unreleased_build(pkg.version)
-        if found is None:
-            continue
-        cause, final = found
-        kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
         others = [f"{p.name} {p.version}" for p in providers if p is not pkg]
         beside = (
             f" {', '.join(others)} is installed beside it, writing the same tensorflow "
@@ -362,16 +357,18 @@ def _unreleased_own_failure(
             if others
             else ""
         )
-        return causes.finding(
+        found = causes.unreleased_build_finding(
+            m,
             "tensorflow.import",
             Severity.WARNING if others else Severity.ERROR,
-            cause,
-            f"{pkg.name} {pkg.version}, {kind}, fails to import inside its own modules",
-            f"Every frame of the failed import is TensorFlow's own code, and {pkg.version} is "
-            f"{kind} of {final}: unreleased builds carry defects that their final release, or "
-            f"a build of another day, does not.{beside}\n\n{detail}",
-            causes.runtime.unreleased_build_fix(m, pkg.name, pkg.version, final),
+            pkg.name,
+            pkg.version,
+            did="its import fails inside its own modules",
+            shown="Every frame of the failed import is TensorFlow's own code",
+            after=f"{beside}\n\n{detail}",
         )
+        if found is not None:
+            return found
     return None
 
 

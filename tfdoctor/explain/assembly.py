@@ -735,17 +735,14 @@ def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Find
     }
     if any(v.replace("-", "") != tf.version.replace("-", "") for v in named):
         return None
-    cause, final = found
-    kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
-    return causes.finding(
-        f"explain.{cause}",
+    return causes.unreleased_build_finding(
+        machine,
+        f"explain.{found[0]}",
         Severity.WARNING,
-        cause,
-        f"The TensorFlow that ran is {tf.name} {tf.version}, {kind}: the failure may be its own",
-        f"The log shows {tf.name} {tf.version}, {kind} of {final}, and no other cause for the "
-        "exception: unreleased builds carry defects that their final release, or a later "
-        "build, does not.",
-        causes.runtime.unreleased_build_fix(machine, tf.name, tf.version, final),
+        tf.name,
+        tf.version,
+        did="the failure may be its own",
+        shown="The log shows no other cause for the exception",
     )
 
 
