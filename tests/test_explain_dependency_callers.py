@@ -16,8 +16,10 @@ import pytest
 import tfdoctor.explain
 from tests import factories as f
 from tests.explaining import explained, fix_text
+from tfdoctor import causes
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 
 _SITE = "/home/u/.venv/lib/python3.11/site-packages"
 _DIST = "/usr/local/lib/python3.10/dist-packages"
@@ -670,6 +672,17 @@ def test_a_source_checkout_asking_a_dependency_reads_the_dependency_as_older(
     assert found.severity is Severity.WARNING
     assert "scikit-learn" in fix_text(found) and "pip show scikit-learn" in fix_text(found)
     assert _named(report, "dependency-api-removed") is None
+
+
+def test_a_checkout_asking_a_module_of_no_listed_distribution_names_what_pip_list_shows() -> None:
+    """pip lists distributions, not the modules each installs: the fix says how to find the
+    one that installs the module asked, without claiming pip names it."""
+    fix = causes.code.checkout_dependency_fix(
+        Machine(f.facts(), f.FIXTURE_MATRIX), None, "edge-ml", None, "widgetlib"
+    )
+    assert "shows which distribution installs" not in fix.text
+    assert "the one that installs widgetlib usually named after it" in fix.text
+    assert any(c.endswith("pip list") for c in fix.commands)
 
 
 #: Folders that are no checkout of the package: the user's own project laid out like a

@@ -289,7 +289,8 @@ def checkout_dependency_fix(
     if dist is None:
         what = f"the installed package imported as {lacking}" if lacking else "a package it uses"
         which = (
-            f"`pip list` shows which distribution installs {lacking}"
+            f"`pip list` lists the installed distributions and their releases, the one that "
+            f"installs {lacking} usually named after it"
             if lacking
             else "the line the traceback points at names the module it asks, and `pip check` "
             f"names a requirement of {user}'s that an installed release is outside"
