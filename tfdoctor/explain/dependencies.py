@@ -43,6 +43,7 @@ from collections.abc import Collection, Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.causes.common import BRANCH_ARCHIVE
 from tfdoctor.evidence.refusals import (
     FORWARDS,
     KEYWORD,
@@ -310,11 +311,12 @@ def _reading(
 
 
 #: A package directory inside a project's source checkout: GitHub's archive of a branch
-#: unpacks into ``<repository>-<branch>`` (``keras-retinanet-master/keras_retinanet/``), and
+#: unpacks into ``<repository>-<branch>`` (:data:`BRANCH_ARCHIVE`;
+#: ``keras-retinanet-master/keras_retinanet/``), and
 #: a project's package directory is named as its distribution is (PEP 503's normalised name
 #: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
 _ARCHIVE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
+    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)" + BRANCH_ARCHIVE + r"[/\\]"
     r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
 )
 #: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
