@@ -26,7 +26,7 @@ other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_find
 user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
-A caller that is a project's source checkout (:func:`checkout_package`: a package directory
+A caller that is a project's source checkout (:func:`_named_checkout`: a package directory
 inside a branch's archive named for its distribution, ``keras-retinanet-master/
 keras_retinanet/``, or a clone of a listed distribution) is that project's newest code, most
 likely ahead of P's installed release: ``dependency-too-old-for-code``, a warning whose fix
@@ -271,7 +271,7 @@ def _reading(
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
     checkout = None
     if caller is None and caller_frame is not None:
-        checkout = checkout_package(caller_frame.path)
+        checkout = _named_checkout(caller_frame.path)
         if checkout is not None and (owner in _TF_PACKAGES or owner in TF_OWN):
             return []  # TensorFlow's and Keras' own names: the API readings date them
         caller = checkout
@@ -325,13 +325,15 @@ _CLONE_CHECKOUT = re.compile(
 )
 
 
-def checkout_package(path: str) -> Optional[str]:
+def _named_checkout(path: str) -> Optional[str]:
     """The import package whose source checkout holds the file at ``path`` (a project's
     code run from its repository, not installed): a package directory inside a folder named
     for its distribution, where the folder is a branch's archive (``<repository>-master``,
     ``-main``), or a clone whose package the module table knows as that distribution's (a
     user's own project laid out alike is not read as one). None for an installed file or any
-    other path."""
+    other path. Read from the folders' names alone, for any project: the checkout of a
+    library written against TensorFlow that the frames show imported is
+    :func:`tfdoctor.evidence.traceback.checkout_package`'s."""
     if installed_package(path) is not None:
         return None
     for found in _ARCHIVE_CHECKOUT.finditer(path):
