@@ -503,7 +503,7 @@ def test_an_example_of_a_source_checkout_needs_the_release_of_the_checkout() -> 
     assert top.cause == "api-removed"
     fix = fix_text(top)
     assert "checkout of TensorFlow's source tree (/home/user/src/tf)" in fix
-    assert "nightly" in fix and "git -C /home/user/src/tf describe --tags" in fix
+    assert "nightly" in fix and 'git -C "/home/user/src/tf" describe --tags' in fix
     # contrib is there: its successors are not the way out of a missing name.
     assert "tf-slim" not in fix
 

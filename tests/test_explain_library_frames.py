@@ -726,3 +726,13 @@ def test_a_checkouts_fix_updates_the_checkout() -> None:
     found = [f for f in report.findings if f.cause == "companion-mismatch"]
     assert found and found[0].fix is not None
     assert 'git -C "/home/ana/src/agents" pull' in found[0].fix.commands
+
+
+def test_a_branch_archives_fix_runs_no_git_command() -> None:
+    # GitHub's archive of a branch unpacks into <repository>-<branch>: no clone, so `git pull`
+    # there fails; the fix's words say a newer archive replaces it.
+    report = explained(_tree_import("/home/ana/src/agents-master", "/home/ana/run"))
+    found = [f for f in report.findings if f.cause == "companion-mismatch"]
+    assert found and found[0].fix is not None
+    assert "source checkout (/home/ana/src/agents-master)" in found[0].fix.text
+    assert not any(c.startswith("git ") for c in found[0].fix.commands)

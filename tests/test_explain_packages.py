@@ -394,6 +394,13 @@ def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf
             {"tensorflow": "2.9.0"},
             id="template-python3",
         ),
+        # Builds before tensorflow/tensorflow#24583 printed GIT_VERSION as bytes.
+        pytest.param(
+            'python -c "import tensorflow as tf; print(tf.GIT_VERSION, tf.VERSION)"\n'
+            "b'v1.12.0-5131-gc6f3c5dc48' 1.13.0-dev20181225\n",
+            {"tensorflow": "1.13.0.dev20181225"},
+            id="template-python3-bytes",
+        ),
         pytest.param(
             'python -c "import tensorflow as tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"'
             "\nunknown 2.16.0-rc0\n",

@@ -257,11 +257,11 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             GPU_ARCH_UNSUPPORTED,
             "The wheel carries no code for this GPU",
-            "No TensorFlow kernel runs on a GPU whose compute capability has neither machine "
-            "code nor PTX of its own or an older capability in the wheel: below the lowest "
-            "capability its release lists TensorFlow ignores it ('Ignoring visible gpu device "
-            "... with Cuda compute capability'); above it TensorFlow lists it, and its "
-            "operations fail ('no "
+            "No TensorFlow kernel runs on a GPU for which the wheel has neither machine code "
+            "it runs (of its major version, at its minor or a lower one) nor PTX of its "
+            "capability or an older one: below the lowest capability its release lists "
+            "TensorFlow ignores it ('Ignoring visible gpu device ... with Cuda compute "
+            "capability'); at or above it TensorFlow lists it, and its operations fail ('no "
             "kernel image is available for execution on the device').",
             "https://developer.nvidia.com/cuda-gpus",
         ),

@@ -9,6 +9,7 @@ from typing import Final, Literal, NamedTuple, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
+    BRANCH_ARCHIVE,
     INTERPRETER_CHECK,
     KERAS_FILE_METADATA,
     PLATFORM_CHECK,
@@ -1254,14 +1255,18 @@ def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:
     checkout moved to a revision made for them, or the TensorFlow it was written for. pip's
     release of the library would not help: the checkout comes first on the path. The
     commands show the installed releases and update a git clone to its branch's newest
-    revision (``git -C`` works in the directory given, double-quoted for every shell)."""
+    revision (``git -C`` works in the directory given, double-quoted for every shell); a
+    folder named as GitHub's branch archive unpacks (:data:`BRANCH_ARCHIVE`) is no clone, and
+    git refuses it."""
+    archive = re.search(rf"{BRANCH_ARCHIVE}$", checkout.rstrip("/\\")) is not None
+    pull = () if archive else (f'git -C "{checkout}" pull',)
     return Fix(
         f"{package} runs from a source checkout ({checkout}), whose code does not fit the "
         "installed TensorFlow or Keras: update the checkout to a revision made for them "
         "(`git pull` in a git clone; a downloaded archive is replaced by a newer one), or "
         "install the TensorFlow (and Keras) release it was written for (its requirements "
         "file or README says which), in a virtual environment of its own.",
-        (*m.pip("show tensorflow keras"), f'git -C "{checkout}" pull'),
+        (*m.pip("show tensorflow keras"), *pull),
     )
 
 

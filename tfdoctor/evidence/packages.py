@@ -1071,11 +1071,13 @@ _ECHO = re.compile(
 #: tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"``; 1.x's spelled ``tf.GIT_VERSION,
 #: tf.VERSION``) and what it prints on the next line: git's description then the release,
 #: Python 3 separating them with a space (``v1.14.0-rc1-22-gaf24dc91b5 1.14.0``), Python 2
-#: printing the tuple (``('v1.14.0-rc1-22-gaf24dc91b5', '1.14.0')``).
+#: printing the tuple (``('v1.14.0-rc1-22-gaf24dc91b5', '1.14.0')``). Builds before
+#: tensorflow/tensorflow#24583 kept GIT_VERSION as bytes, which Python 3 prints with its
+#: prefix (``b'v1.12.0-5131-gc6f3c5dc48' 1.13.0-dev20181225``, tensorflow/tensorflow#24578).
 _TEMPLATE_ECHO = re.compile(
     r"print\(\s*(?:tf|tensorflow)\.(?:version\.)?GIT_VERSION\s*,\s*"
     r"(?:tf|tensorflow)\.(?:version\.)?VERSION\s*\)[^\n]*\r?\n"
-    r"[ \t]*\(?'?(?:unknown|v\d[\w.+-]*)'?,?[ \t]+'?"
+    r"[ \t]*\(?(?:b?')?(?:unknown|v\d[\w.+-]*)'?,?[ \t]+'?"
     r"(?P<version>\d+\.\d+\.\d+)(?![\w.])",
 )
 

@@ -552,8 +552,9 @@ def _release_for_code_fix(module: str, attr: str, tb: Optional[Traceback], port:
             "a nightly build of that date, or a build of the tree itself).",
             (
                 check,
-                f"git -C {tree} describe --tags",
-                f'grep -m1 "_VERSION = " {tree}/tensorflow/tools/pip_package/setup.py',
+                # The tree's path double-quoted, as a folder's name may hold a space.
+                f'git -C "{tree}" describe --tags',
+                f'grep -m1 "_VERSION = " "{tree}/tensorflow/tools/pip_package/setup.py"',
             ),
         )
     return Fix(

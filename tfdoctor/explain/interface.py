@@ -628,13 +628,13 @@ def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[
     TensorFlow 1.x the log shows (or, none shown, a Python 2 only TensorFlow 2.1 and before
     had wheels for), code that passes what that release refuses was written for a later
     TensorFlow (tf-too-old-for-code, a warning: a keyword of the code's own making is refused
-    in the same words). The project has no listing of each release's arguments, so the fix is
-    the release the code's requirements name, and ``pip show tensorflow`` tells the two
-    apart. Empty where an installed library's frame made the call
-    (:func:`interface_candidates`), the function refused is the one the user's line calls by
-    name (its own function that tf.function called back), the frame that refused it or handed
-    it on is the standalone keras package's (that Keras' release took the keyword, not
-    TensorFlow's), or no such release is shown."""
+    in the same words). The signature listings read no function refused here (the code's own
+    ``call``, or a tf.keras class: they leave tf.keras out), so the fix is the release the
+    code's requirements name, and ``pip show tensorflow`` tells the two apart. Empty where an
+    installed library's frame made the call (:func:`interface_candidates`), the function
+    refused is the one the user's line calls by name (its own function that tf.function called
+    back), the frame that refused it or handed it on is the standalone keras package's (that
+    Keras' release took the keyword, not TensorFlow's), or no such release is shown."""
     tb = last_failure(tracebacks)
     if tb is None or tb.warned or not tb.frames:
         return []
