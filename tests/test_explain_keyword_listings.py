@@ -57,6 +57,20 @@ def test_a_keyword_a_later_line_dropped_is_a_newer_tensorflow() -> None:
     assert "`alg=`" in fix_text(top)
 
 
+def test_the_argument_a_dropping_line_brought_is_not_claimed_as_the_replacement() -> None:
+    # tensorflow/python/autograph/lang/directives.py: set_loop_options: 2.1.4's
+    # takes back_prop, 2.2.3's drops it and brings shape_invariants, an unrelated argument
+    # (read from both wheels): the fix names it only as what the listings observe.
+    log = "TensorFlow version: 2.4.4\n" + _traceback(
+        "set_loop_options() got an unexpected keyword argument 'back_prop'",
+        "tf.autograph.experimental.set_loop_options(back_prop=False)",
+    )
+    top = top_error(explained(log))
+    assert top.cause == "api-removed" and "tensorflow<2.2" in fix_text(top)
+    assert "use `shape_invariants=`" not in fix_text(top)
+    assert "API docs" in fix_text(top) and "`shape_invariants=`" in fix_text(top)
+
+
 def test_a_log_with_no_refused_call_leaves_the_signatures_unread() -> None:
     load_signatures.cache_clear()
     explained(

@@ -4779,15 +4779,16 @@ def _same_major(one: str, other: str) -> bool:
 
 
 def listed_keyword_removed_fix(m: Machine, api: str, change: KeywordChange, user: str = "") -> Fix:
-    """The fix of code passing a keyword of ``api`` that a line dropped (``change``): the
-    argument that line brought in the code where there is one, else what ``api`` takes from
-    then on, or a TensorFlow before that line; ``user``: the library whose code passed it."""
+    """The fix of code passing a keyword of ``api`` that a line dropped (``change``): what
+    ``api`` takes from then on (its API docs; the one argument that line brought named, where
+    there is one, as what the listings observe, not as the keyword's replacement: a line may
+    drop one argument and bring an unrelated one, as 2.2's ``set_loop_options`` dropped
+    ``back_prop`` and brought ``shape_invariants``), or a TensorFlow before that line;
+    ``user``: the library whose code passed it."""
     since = change.line
-    use = (
-        f"`{change.brought}=` (the argument TensorFlow {since}'s `{api}` takes that "
-        f"{change.dated.last}'s did not)"
-        if change.brought
-        else f"the arguments `{api}` takes from TensorFlow {since} on (its API docs)"
+    kept = f"`{change.dated.keyword}=` left"
+    use = f"the arguments `{api}` takes from TensorFlow {since} on (its API docs" + (
+        f"; {since} brought `{change.brought}=` as {kept})" if change.brought else ")"
     )
     what = f"`{change.dated.keyword}=` of `{api}`"
     return causes.software.release_removed_fix(m, "tensorflow", since, what, use, user)
