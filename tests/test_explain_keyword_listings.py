@@ -141,3 +141,22 @@ def test_a_change_between_tensorflow_1_and_2_is_not_one_function_changing() -> N
     # tf.compat.v1.reduce_max): no line of one function dropped it.
     assert keyword_change("tf.reduce_max", "keep_dims", "2.4.0") is None
     assert keyword_change("tf.reduce_max", "keep_dims", None) is None
+
+
+#: tensorflow/python/data/experimental/service/server_lib.py: 2.3.4's DispatchServer and
+#: WorkerServer take port, 2.4.4's take config (read from both wheels).
+_SERVER = "server = tf.data.experimental.service.{}(port=5050)"
+
+
+def test_a_constructor_python_names_dates_its_own_class_only() -> None:
+    # Python 3.10 and later name the class of a refused __init__ (its __qualname__).
+    own = "TensorFlow version: 2.4.4\n" + _traceback(
+        "DispatchServer.__init__() got an unexpected keyword argument 'port'",
+        _SERVER.format("DispatchServer"),
+    )
+    assert top_error(explained(own)).cause == "api-removed"
+    other = "TensorFlow version: 2.4.4\n" + _traceback(
+        "DispatchServer.__init__() got an unexpected keyword argument 'port'",
+        _SERVER.format("WorkerServer"),
+    )
+    assert not {"api-removed", "tf-too-old-for-code"} & all_causes(other)
