@@ -57,6 +57,20 @@ def test_a_keyword_a_later_line_dropped_is_a_newer_tensorflow() -> None:
     assert "`alg=`" in fix_text(top)
 
 
+def test_the_argument_a_dropping_line_brought_is_not_claimed_as_the_replacement() -> None:
+    # tensorflow/python/autograph/lang/directives.py: set_loop_options: 2.1.4's
+    # takes back_prop, 2.2.3's drops it and brings shape_invariants, an unrelated argument
+    # (read from both wheels): the fix names it only as what the listings observe.
+    log = "TensorFlow version: 2.4.4\n" + _traceback(
+        "set_loop_options() got an unexpected keyword argument 'back_prop'",
+        "tf.autograph.experimental.set_loop_options(back_prop=False)",
+    )
+    top = top_error(explained(log))
+    assert top.cause == "api-removed" and "tensorflow<2.2" in fix_text(top)
+    assert "use `shape_invariants=`" not in fix_text(top)
+    assert "API docs" in fix_text(top) and "`shape_invariants=`" in fix_text(top)
+
+
 def test_a_log_with_no_refused_call_leaves_the_signatures_unread() -> None:
     load_signatures.cache_clear()
     explained(
@@ -127,3 +141,22 @@ def test_a_change_between_tensorflow_1_and_2_is_not_one_function_changing() -> N
     # tf.compat.v1.reduce_max): no line of one function dropped it.
     assert keyword_change("tf.reduce_max", "keep_dims", "2.4.0") is None
     assert keyword_change("tf.reduce_max", "keep_dims", None) is None
+
+
+#: tensorflow/python/data/experimental/service/server_lib.py: 2.3.4's DispatchServer and
+#: WorkerServer take port, 2.4.4's take config (read from both wheels).
+_SERVER = "server = tf.data.experimental.service.{}(port=5050)"
+
+
+def test_a_constructor_python_names_dates_its_own_class_only() -> None:
+    # Python 3.10 and later name the class of a refused __init__ (its __qualname__).
+    own = "TensorFlow version: 2.4.4\n" + _traceback(
+        "DispatchServer.__init__() got an unexpected keyword argument 'port'",
+        _SERVER.format("DispatchServer"),
+    )
+    assert top_error(explained(own)).cause == "api-removed"
+    other = "TensorFlow version: 2.4.4\n" + _traceback(
+        "DispatchServer.__init__() got an unexpected keyword argument 'port'",
+        _SERVER.format("WorkerServer"),
+    )
+    assert not {"api-removed", "tf-too-old-for-code"} & all_causes(other)

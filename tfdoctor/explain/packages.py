@@ -3467,6 +3467,9 @@ def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
 _REFUSED_KEYWORD = re.compile(
     r"\b(?P<func>\w+)\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
 )
+#: A refused constructor's class, as Python 3.10 and later name it (``DispatchServer.__init__()
+#: got an unexpected keyword argument 'port'``: the message gives the ``__qualname__``).
+_REFUSED_OWNER = re.compile(r"\b(?P<cls>\w+)\.__init__\(\) got an unexpected keyword argument")
 #: A call written from TensorFlow's top-level module on a source line (``tf.name_scope(``,
 #: ``tf.compat.v1.layers.dense(``), with a bounded number of submodules.
 _TF_CALL = re.compile(r"\b(?:tf|tensorflow)\.((?:\w+\.){0,5}\w+)\(")
@@ -3498,8 +3501,13 @@ def tf_call_refused(message: str, code: str) -> Optional[str]:
     if refused is None or not code:
         return None
     func, keyword = refused.group("func"), refused.group("kw")
+    # Python 3.10 and later name the class whose constructor refused (bpo-40679,
+    # python/cpython#20236: the function's __qualname__): the call must be of that class (an
+    # __init__ a base defines names the base, and is not read as the call's).
+    owner = _REFUSED_OWNER.search(message) if func == "__init__" else None
     for call in _TF_CALL.finditer(code):
-        if func != "__init__" and not tf_function_named(func, call.group(1)):
+        named = owner.group("cls") if owner is not None else func
+        if named != "__init__" and not tf_function_named(named, call.group(1)):
             continue
         if re.search(rf"\b{re.escape(keyword)}\s*=", _own_arguments(code[call.end() :])):
             return f"tf.{call.group(1)}"
@@ -4779,15 +4787,16 @@ def _same_major(one: str, other: str) -> bool:
 
 
 def listed_keyword_removed_fix(m: Machine, api: str, change: KeywordChange, user: str = "") -> Fix:
-    """The fix of code passing a keyword of ``api`` that a line dropped (``change``): the
-    argument that line brought in the code where there is one, else what ``api`` takes from
-    then on, or a TensorFlow before that line; ``user``: the library whose code passed it."""
+    """The fix of code passing a keyword of ``api`` that a line dropped (``change``): what
+    ``api`` takes from then on (its API docs; the one argument that line brought named, where
+    there is one, as what the listings observe, not as the keyword's replacement: a line may
+    drop one argument and bring an unrelated one, as 2.2's ``set_loop_options`` dropped
+    ``back_prop`` and brought ``shape_invariants``), or a TensorFlow before that line;
+    ``user``: the library whose code passed it."""
     since = change.line
-    use = (
-        f"`{change.brought}=` (the argument TensorFlow {since}'s `{api}` takes that "
-        f"{change.dated.last}'s did not)"
-        if change.brought
-        else f"the arguments `{api}` takes from TensorFlow {since} on (its API docs)"
+    kept = f"`{change.dated.keyword}=` left"
+    use = f"the arguments `{api}` takes from TensorFlow {since} on (its API docs" + (
+        f"; {since} brought `{change.brought}=` as {kept})" if change.brought else ")"
     )
     what = f"`{change.dated.keyword}=` of `{api}`"
     return causes.software.release_removed_fix(m, "tensorflow", since, what, use, user)
