@@ -682,14 +682,15 @@ KERAS_HEAD = (
 )
 
 
-def _write_store(name: str, text: str, check: bool) -> int:
-    """Write (or with ``check``, compare) one store; 1 when ``check`` finds it stale."""
+def _write_store(name: str, text: str, check: bool, script: str = Path(__file__).name) -> int:
+    """Write (or with ``check``, compare) one store; 1 when ``check`` finds it stale (the
+    message names ``script``, the generator to run)."""
     path = OUT_DIR / name
     current = path.read_text(encoding="utf-8") if path.exists() else ""
     if current == text:
         return 0
     if check:
-        print(f"{path.relative_to(ROOT)} is stale: run {Path(__file__).name}", file=sys.stderr)
+        print(f"{path.relative_to(ROOT)} is stale: run {script}", file=sys.stderr)
         return 1
     path.write_text(text, encoding="utf-8")
     return 0

@@ -44,8 +44,6 @@ from typing import Any, Optional, Union
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_scan_api
 
-ROOT = gen_scan_api.ROOT
-
 #: Public names whose implementation is not in the TensorFlow wheel in every line (Keras 2's
 #: own wheel serves ``tf.keras`` from 2.6, tensorflow-estimator ``tf.estimator``): left out of
 #: every line alike.
@@ -344,14 +342,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             versions = gen_scan_api.newest_patches() + gen_scan_api.tf1_patches()
             wheels = download(versions, wheel_dir)
             text = api.pack(listings(wheels), HEAD)
-    out = gen_scan_api.OUT_DIR / api.SIGNATURE_STORE
-    if (out.read_text(encoding="utf-8") if out.exists() else "") == text:
-        return 0
-    if args.check:
-        print(f"{out.relative_to(ROOT)} is stale: run {Path(__file__).name}", file=sys.stderr)
-        return 1
-    out.write_text(text, encoding="utf-8")
-    return 0
+    return gen_scan_api._write_store(api.SIGNATURE_STORE, text, args.check, Path(__file__).name)
 
 
 if __name__ == "__main__":

@@ -458,10 +458,10 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             f"\n`{row.api}` takes `{refusal.argument}` from TensorFlow {row.added_in} on (the "
             "API table): the installed TensorFlow is older than the code."
         )
-    elif listed is not None and keyword_releases(listed, refusal.argument).taking:
+    elif listed is not None and (dated := keyword_releases(listed, refusal.argument)).taking:
         detail += (
             f"\n`{listed}` takes `{refusal.argument}` in TensorFlow "
-            f"{keyword_releases(listed, refusal.argument).span()} (the parameters read from "
+            f"{dated.span()} (the parameters read from "
             "each line's wheel)."
         )
     behaviour = refusal.shape == UNHASHABLE

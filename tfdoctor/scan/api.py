@@ -821,11 +821,18 @@ class Signatures:
     def keyword(self, name: str, keyword: str) -> KeywordReleases:
         """The lines that read callable ``name`` and those of them that take ``keyword`` by
         name (a ``**kwargs`` alone does not: what it accepts is the function's to say)."""
-        read = self.of(name)
-        having = tuple(sorted(read, key=version_key))
-        known = tuple(sorted(self.lines, key=version_key))
-        taking = tuple(x for x in having if keyword in read[x])
-        return KeywordReleases(name, keyword, known, having, taking)
+        return _dated(name, keyword, self.lines, self.of(name))
+
+
+def _dated(
+    name: str, keyword: str, lines: tuple[str, ...], read: dict[str, frozenset[str]]
+) -> KeywordReleases:
+    """:meth:`Signatures.keyword` from the listed ``lines`` and what :meth:`Signatures.of`
+    reads for ``name``."""
+    having = tuple(sorted(read, key=version_key))
+    known = tuple(sorted(lines, key=version_key))
+    taking = tuple(x for x in having if keyword in read[x])
+    return KeywordReleases(name, keyword, known, having, taking)
 
 
 @functools.cache
@@ -893,5 +900,6 @@ class KeywordReleases(Record):
 def keyword_releases(name: str, keyword: str) -> KeywordReleases:
     """The lines whose public callable ``name`` (``tf.function``, ``tf.compat.v1.reduce_max``)
     exists with its parameters read, and those of them that take ``keyword`` by name, from the
-    parameters read out of each line's wheel (the bundled ``signature_lines.txt``)."""
-    return load_signatures().keyword(name, keyword)
+    parameters read out of each line's wheel (the bundled ``signature_lines.txt``); one
+    replay of ``name``'s rows, shared with :func:`signatures_of`."""
+    return _dated(name, keyword, load_signatures().lines, signatures_of(name))
