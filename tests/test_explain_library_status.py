@@ -117,6 +117,16 @@ def test_the_oom_hint_after_another_resource_exhausted_is_that_failures(status: 
     assert causes and "gpu-out-of-memory" not in causes
 
 
+def test_the_oom_hint_beside_a_failure_of_another_status_is_still_the_gpus() -> None:
+    # h5py's refused file lock is no RESOURCE_EXHAUSTED status: the hint is not its.
+    log = (
+        "OSError: Unable to create file (unable to lock file, errno = 11, error message = "
+        "'Resource temporarily unavailable')\n" + HINT
+    )
+    causes = {x.cause for x in _problems(explained(log))}
+    assert {"hdf5-file-lock-failed", "gpu-out-of-memory"} <= causes
+
+
 def test_the_oom_hint_after_a_tpu_compilation_is_not_the_gpus() -> None:
     # TPUCompileSucceededAssert keeps the compilation's RESOURCE_EXHAUSTED and appends "TPU
     # compilation failed" (tpu_compile_op.cc); the executor appends the hint to it.

@@ -112,15 +112,18 @@ def unreleased_build_finding(
     dist: str,
     version: str,
     *,
-    did: str,
-    shown: str,
+    did: str = "",
+    shown: str = "",
     after: str = "",
+    summary: str = "",
+    detail: str = "",
 ) -> Optional[Finding]:
     """That ``dist`` ``version`` (TensorFlow's), a nightly or a pre-release, is at fault: the
     one finding ``tfdoctor check`` and ``tfdoctor explain`` give of it, with
     :func:`runtime.unreleased_build_fix`. ``did``: what the build did, after its name;
     ``shown``: what the evidence shows, the detail's first clause; ``after``: what the detail
-    adds. None for a final release."""
+    adds. A reader whose evidence says more passes its own ``summary`` and ``detail``
+    instead. None for a final release."""
     found = runtime.unreleased_build(version)
     if found is None:
         return None
@@ -130,9 +133,10 @@ def unreleased_build_finding(
         check,
         severity,
         cause,
-        f"{dist} {version}, {kind}: {did}",
-        f"{shown}, and {dist} {version} is {kind} of {final}: unreleased builds carry defects "
-        f"that their final release, or a build of another day, does not.{after}",
+        summary or f"{dist} {version}, {kind}: {did}",
+        detail
+        or f"{shown}, and {dist} {version} is {kind} of {final}: unreleased builds carry "
+        f"defects that their final release, or a build of another day, does not.{after}",
         runtime.unreleased_build_fix(m, dist, version, final),
     )
 

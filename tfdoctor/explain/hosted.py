@@ -360,31 +360,28 @@ def _nightly_gpu_build(
         image = None
     if not hits or (image is None and not nightly):
         return None
-    if image is not None:
-        severity = Severity.ERROR
-        summary = f"A nightly build of TensorFlow ran ({image}): the failure is the build's"
-        said = (
-            f"The command runs {image}, TensorFlow's nightly image, with the GPU: the image's "
-            "TensorFlow, CUDA and cuDNN were installed together, so a library of the build "
-            "missing or refused there is the build's, not the machine's."
-        )
-        fix = causes.runtime.nightly_image_fix(image, container_run_tool(text) or "docker")
-    else:
+    if image is None:
         assert tf is not None and found is not None  # a nightly shown
-        severity = Severity.WARNING
-        summary = f"Or: the nightly build {tf.name} {tf.version} (the other candidate)"
-        said = (
-            f"The TensorFlow that ran is {tf.name} {tf.version}, a nightly build of {found[1]}: "
-            "a defect of the build fails the same way where the libraries are right."
+        return causes.unreleased_build_finding(
+            m,
+            f"explain.{causes.runtime.TF_BUILD_REGRESSION}",
+            Severity.WARNING,
+            tf.name,
+            tf.version,
+            summary=f"Or: the nightly build {tf.name} {tf.version} (the other candidate)",
+            detail=f"{cite(hits)}\nThe TensorFlow that ran is {tf.name} {tf.version}, a nightly "
+            f"build of {found[1]}: a defect of the build fails the same way where the libraries "
+            "are right.",
         )
-        fix = causes.runtime.unreleased_build_fix(m, tf.name, tf.version, found[1])
     return causes.finding(
         f"explain.{causes.runtime.TF_BUILD_REGRESSION}",
-        severity,
+        Severity.ERROR,
         causes.runtime.TF_BUILD_REGRESSION,
-        summary,
-        f"{cite(hits)}\n{said}",
-        fix,
+        f"A nightly build of TensorFlow ran ({image}): the failure is the build's",
+        f"{cite(hits)}\nThe command runs {image}, TensorFlow's nightly image, with the GPU: the "
+        "image's TensorFlow, CUDA and cuDNN were installed together, so a library of the build "
+        "missing or refused there is the build's, not the machine's.",
+        causes.runtime.nightly_image_fix(image, container_run_tool(text) or "docker"),
     )
 
 

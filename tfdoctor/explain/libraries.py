@@ -1071,12 +1071,9 @@ def gpu_dll_candidate(
         or (version is None and _python_after_gpu_dlls(m, hits))
     ):
         return None
-    return causes.finding(
-        f"explain.{causes.gpu.CUDA_LIBS_MISSING}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.gpu.CUDA_LIBS_MISSING,
-        "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
-        "candidate)",
+        "a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links",
         cited + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
         "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
         "in the same words. Whether they are on PATH tells the two apart.",

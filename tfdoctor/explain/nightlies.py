@@ -136,13 +136,15 @@ def nightly_own_name_finding(tracebacks: Sequence[Traceback], m: Machine) -> Opt
         return None
     release = modules().release_of(nightly.name) if owner != "tensorflow" else "tensorflow"
     span = having[0] if len(having) == 1 else f"{having[0]} to {having[-1]}"
-    return causes.finding(
+    return causes.unreleased_build_finding(
+        m,
         f"explain.{causes.runtime.TF_BUILD_REGRESSION}",
         Severity.ERROR,
-        causes.runtime.TF_BUILD_REGRESSION,
-        f"The nightly build {nightly.name} {nightly.version} lacks `{name}`, which its "
+        nightly.name,
+        nightly.version,
+        summary=f"The nightly build {nightly.name} {nightly.version} lacks `{name}`, which its "
         "releases have: the build's own defect",
-        "\n".join(
+        detail="\n".join(
             (
                 f"{tb.where}: {tb.type}: {tb.message}",
                 f"The log shows {nightly.name} {nightly.version}, a nightly build of {release}'s "
@@ -151,5 +153,4 @@ def nightly_own_name_finding(tracebacks: Sequence[Traceback], m: Machine) -> Opt
                 "there, so the build that lacks the name was built or packaged without it.",
             )
         ),
-        causes.runtime.unreleased_build_fix(m, nightly.name, nightly.version, final),
     )

@@ -354,10 +354,22 @@ def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:
         del by_cause[causes.runtime.GPU_OUT_OF_MEMORY]
 
 
+#: Causes whose failure TensorFlow reports as RESOURCE_EXHAUSTED, with the executor's OOM hint
+#: appended: host memory (ENOMEM), a full disk (ENOSPC) and the open files' limit (EMFILE,
+#: ENFILE), errors.cc's ErrnoToCode.
+_RESOURCE_EXHAUSTED_CAUSES = frozenset(
+    {
+        causes.runtime.HOST_OUT_OF_MEMORY,
+        causes.runtime.DISK_SPACE_EXHAUSTED,
+        causes.runtime.OPEN_FILES_LIMIT_REACHED,
+    }
+)
+
+
 def _oom_hint_is_the_failures(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """TensorFlow's OOM hint where the GPU's memory is read from it alone, in a log where
-    another cause's error reads a failure, or a TPU program's compilation failed: the hint's
-    status is that failure's. The executor appends the hint to every kernel's
+    another RESOURCE_EXHAUSTED cause's error reads a failure, or a TPU program's compilation
+    failed: the hint's status is that failure's. The executor appends the hint to every kernel's
     RESOURCE_EXHAUSTED status (executor.cc), whatever ran out and on whichever device: a full
     disk and the open files' limit are RESOURCE_EXHAUSTED too (ENOSPC, EMFILE: errors.cc's
     ErrnoToCode), a tf.data cache's write "No space left on device" prints it, and so does a
@@ -366,8 +378,7 @@ def _oom_hint_is_the_failures(by_cause: dict[str, list[Hits]], evidence: Evidenc
     if not gpu or any(h.signature.id != _OOM_HINT for h in gpu):
         return
     if "tpu-compilation-failed" in evidence.hits or any(
-        cause != causes.runtime.GPU_OUT_OF_MEMORY
-        and any(h.signature.severity == "error" for h in hits)
+        cause in _RESOURCE_EXHAUSTED_CAUSES and any(h.signature.severity == "error" for h in hits)
         for cause, hits in by_cause.items()
     ):
         del by_cause[causes.runtime.GPU_OUT_OF_MEMORY]

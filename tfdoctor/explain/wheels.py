@@ -1322,12 +1322,9 @@ def _refusal_candidates(
     ):
         wide = causes.platform.python_64bit_fix(m)
         out.append(
-            causes.finding(
-                f"explain.{causes.platform.PYTHON_32BIT}",
-                Severity.WARNING,
+            causes.other_candidate(
                 causes.platform.PYTHON_32BIT,
-                "Or: a 32-bit Python, for which TensorFlow publishes no wheel (the other "
-                "candidate)",
+                "a 32-bit Python, for which TensorFlow publishes no wheel",
                 "pip lists no release for a 32-bit interpreter whatever its version: "
                 "TensorFlow's wheels are 64-bit only, and python.org's default Windows "
                 "installer was the 32-bit one up to Python 3.8. The first command prints the "
@@ -1391,12 +1388,9 @@ def _required_by_name(
     )
     if not arm64:
         return None
-    return causes.finding(
-        f"explain.{cause}",
-        Severity.WARNING,
+    return causes.other_candidate(
         cause,
-        f"Or: {library} requires `tensorflow` by name beside Apple's tensorflow-macos (the "
-        "other candidate)",
+        f"{library} requires `tensorflow` by name beside Apple's tensorflow-macos",
         f"pip found no release of the distribution named tensorflow, which {library} requires, "
         "for this Mac's Python. On Apple silicon, TensorFlow before "
         f"{arm64[0].line} is Apple's tensorflow-macos (the tensorflow distribution has macOS "
