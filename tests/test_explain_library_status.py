@@ -136,3 +136,14 @@ def test_the_oom_hint_after_a_tpu_compilation_is_not_the_gpus() -> None:
         "\t [[node TPUReplicateMetadata]]\n" + HINT
     )
     assert "gpu-out-of-memory" not in {x.cause for x in explained(log).findings}
+
+
+def test_the_oom_hint_where_tensorflow_registered_no_gpu_is_not_the_gpus() -> None:
+    # gpu_device.cc prints the summary when it skips every GPU: no kernel ran on one, so the
+    # allocation the hint follows was another device's.
+    log = (
+        "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot dlopen some GPU "
+        "libraries. Please make sure the missing libraries mentioned above are installed "
+        "properly if you would like to use GPU.\nSkipping registering GPU devices...\n" + HINT
+    )
+    assert "gpu-out-of-memory" not in {x.cause for x in explained(log).findings}

@@ -366,6 +366,10 @@ _RESOURCE_EXHAUSTED_CAUSES = frozenset(
 )
 
 
+#: TensorFlow's own summary that it registered no GPU (gpu_device.cc).
+_NO_GPU_REGISTERED = "dlopen-summary"
+
+
 def _oom_hint_is_the_failures(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """TensorFlow's OOM hint where the GPU's memory is read from it alone, in a log where
     another RESOURCE_EXHAUSTED cause's error reads a failure, or a TPU program's compilation
@@ -373,13 +377,20 @@ def _oom_hint_is_the_failures(by_cause: dict[str, list[Hits]], evidence: Evidenc
     RESOURCE_EXHAUSTED status (executor.cc), whatever ran out and on whichever device: a full
     disk and the open files' limit are RESOURCE_EXHAUSTED too (ENOSPC, EMFILE: errors.cc's
     ErrnoToCode), a tf.data cache's write "No space left on device" prints it, and so does a
-    TPU program too large for the TPU's memory (tpu-compilation-failed)."""
+    TPU program too large for the TPU's memory (tpu-compilation-failed). Where TensorFlow said
+    it registered no GPU ("Cannot dlopen some GPU libraries ... Skipping registering GPU
+    devices", gpu_device.cc), no kernel ran on one: the hint's allocation was another device's."""
     gpu = by_cause.get(causes.runtime.GPU_OUT_OF_MEMORY, [])
     if not gpu or any(h.signature.id != _OOM_HINT for h in gpu):
         return
-    if "tpu-compilation-failed" in evidence.hits or any(
-        cause in _RESOURCE_EXHAUSTED_CAUSES and any(h.signature.severity == "error" for h in hits)
-        for cause, hits in by_cause.items()
+    if (
+        _NO_GPU_REGISTERED in evidence.hits
+        or "tpu-compilation-failed" in evidence.hits
+        or any(
+            cause in _RESOURCE_EXHAUSTED_CAUSES
+            and any(h.signature.severity == "error" for h in hits)
+            for cause, hits in by_cause.items()
+        )
     ):
         del by_cause[causes.runtime.GPU_OUT_OF_MEMORY]
 
