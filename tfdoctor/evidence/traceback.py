@@ -1377,7 +1377,7 @@ def _past_site(path: str) -> list[str]:
     """The parts of an installed file's path after site-packages (or dist-packages), an
     egg's folder left out: ``["deepxde", "model.py"]`` for both ``site-packages/deepxde/
     model.py`` and ``site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py``."""
-    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]|" + _EGG_BUILD, path)[-1]
+    rest = _INSTALLED.split(path)[-1]
     parts = rest.replace("\\", "/").split("/")
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
