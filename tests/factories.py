@@ -28,7 +28,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.machine import conda_spec_name
-from tfdoctor.matrix import Matrix, load_matrix
+from tfdoctor.matrix import Matrix, load_companions, load_matrix
 
 SITE = "/opt/venv/lib/python3.11/site-packages"
 
@@ -436,3 +436,10 @@ def with_line(matrix: Matrix, line: str, **changes: Any) -> Matrix:
             dataclasses.replace(x, **changes) if x.line == line else x for x in matrix.lines
         ),
     )
+
+
+def companion_table_names() -> set[str]:
+    """Every distribution the companion table names: companions, libraries built on
+    TensorFlow, Keras 2 users and the companions requiring only ``tensorflow``."""
+    table = load_companions()
+    return {*table.companions, *table.built_on, *table.keras2_users, *table.only_tensorflow}

@@ -14,7 +14,6 @@ from tests.explaining import SIGNATURES, explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
 from tfdoctor.evidence.packages import PLUGINS
 from tfdoctor.findings import Severity
-from tfdoctor.matrix import load_companions
 from tfdoctor.modules import modules
 
 # --- a companion's library built for another TensorFlow ----------------------------------------
@@ -679,16 +678,14 @@ def test_an_op_library_at_a_path_of_its_own_is_not_the_add_ons() -> None:
 # --- a companion named from the path of its library ---------------------------------------------
 
 
-def _named_by_the_companion_table() -> list[str]:
+def _companions_but_plugins() -> list[str]:
     """The companion table's distributions but the PluggableDevice plug-ins, whose library
     lies in tensorflow-plugins/ rather than in an import package of theirs."""
-    table = load_companions()
-    names = {*table.companions, *table.built_on, *table.keras2_users, *table.only_tensorflow}
     plugins = {dist for _, dist, _ in PLUGINS}
-    return sorted(n for n in names if n not in plugins)
+    return sorted(f.companion_table_names() - plugins)
 
 
-@pytest.mark.parametrize("dist", _named_by_the_companion_table())
+@pytest.mark.parametrize("dist", _companions_but_plugins())
 def test_a_library_too_new_for_the_glibc_names_its_companion_by_distribution(dist: str) -> None:
     module = modules().module_of(dist)
     assert module is not None, f"the module table has no import package of {dist}"

@@ -270,6 +270,11 @@ def test_a_tf_nightly_lacking_a_name_of_its_line_is_the_builds() -> None:
         "AttributeError: module 'tensorflow' has no attribute 'function'\n"
         "tensorflow                   2.17.0\n"
         "tf-nightly                   2.17.0.dev20240501\n",
+        # A release TensorFlow's import ranks after the nightly (tensorflow-intel) writes the
+        # same package too.
+        "AttributeError: module 'tensorflow' has no attribute 'function'\n"
+        "tensorflow-intel             2.17.0\n"
+        "tf-nightly                   2.17.0.dev20240501\n",
     ],
 )
 def test_no_build_defect_where_the_lines_release_lacks_the_name_or_no_nightly_has_it(

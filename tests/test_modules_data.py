@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.factories import companion_table_names
 from tests.planted import planted_error
 from tfdoctor.evidence.packages import PLUGINS
 from tfdoctor.evidence.traceback import origin_of
-from tfdoctor.matrix import load_companions
 from tfdoctor.modules import MODULES_DATA, ModulesError, distribution_of, modules, parse_modules
 
 TEXT = MODULES_DATA.read_text(encoding="utf-8")
@@ -150,19 +150,12 @@ def test_modules_of_lists_every_import_package_of_a_distribution_in_table_order(
     assert table.module_of("no-such-distribution") is None
 
 
-def _named_by_the_companion_table() -> set[str]:
-    """Every distribution the companion table names: companions, libraries built on
-    TensorFlow, Keras 2 users and the companions requiring only ``tensorflow``."""
-    table = load_companions()
-    return {*table.companions, *table.built_on, *table.keras2_users, *table.only_tensorflow}
-
-
 def test_every_package_the_companion_table_names_is_answered_from_its_path() -> None:
     # The companion table names distributions; their import packages live here alone, so a
     # path into one names the distribution (a plug-in under tensorflow-plugins/ by its file).
     table = modules()
     plugins = {dist: prefix for prefix, dist, _ in PLUGINS}
-    for dist in sorted(_named_by_the_companion_table()):
+    for dist in sorted(companion_table_names()):
         module = table.module_of(dist)
         if module is None:
             path = f"/env/lib/python3.11/site-packages/tensorflow-plugins/{plugins[dist]}.so"

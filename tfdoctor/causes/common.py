@@ -168,11 +168,6 @@ def package_named(module: str, dist: str = "") -> str:
     return dist or f"the package that provides `{module}`"
 
 
-#: The folder GitHub's archive of a branch unpacks into, ``<repository>-<branch>``
-#: (``keras-retinanet-master``) for the default branches' names: a download, no git clone.
-BRANCH_ARCHIVE: Final = r"-(?:master|main)"
-
-
 def installed_package_named(module: Optional[str]) -> Optional[str]:
     """:func:`package_named` of the import package ``module`` with the distribution the module
     table gives it (cv2 is opencv-python's; tensorflow_core is tensorflow's); None for none."""

@@ -9,7 +9,6 @@ from typing import Final, Literal, NamedTuple, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
-    BRANCH_ARCHIVE,
     INTERPRETER_CHECK,
     KERAS_FILE_METADATA,
     PLATFORM_CHECK,
@@ -42,6 +41,7 @@ from tfdoctor.compat import (
     line_releases,
     verdicts,
 )
+from tfdoctor.evidence.traceback import is_branch_archive
 from tfdoctor.facts import (
     TENSORBOARD_DISTRIBUTIONS,
     TF_DISTRIBUTIONS,
@@ -1256,10 +1256,9 @@ def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:
     release of the library would not help: the checkout comes first on the path. The
     commands show the installed releases and update a git clone to its branch's newest
     revision (``git -C`` works in the directory given, double-quoted for every shell); a
-    folder named as GitHub's branch archive unpacks (:data:`BRANCH_ARCHIVE`) is no clone, and
+    folder named as GitHub's branch archive unpacks (:func:`is_branch_archive`) is no clone, and
     git refuses it."""
-    archive = re.search(rf"{BRANCH_ARCHIVE}$", checkout.rstrip("/\\")) is not None
-    pull = () if archive else (f'git -C "{checkout}" pull',)
+    pull = () if is_branch_archive(checkout) else (f'git -C "{checkout}" pull',)
     return Fix(
         f"{package} runs from a source checkout ({checkout}), whose code does not fit the "
         "installed TensorFlow or Keras: update the checkout to a revision made for them "

@@ -1377,7 +1377,7 @@ def _past_site(path: str) -> list[str]:
     """The parts of an installed file's path after site-packages (or dist-packages), an
     egg's folder left out: ``["deepxde", "model.py"]`` for both ``site-packages/deepxde/
     model.py`` and ``site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py``."""
-    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]|" + _EGG_BUILD, path)[-1]
+    rest = _INSTALLED.split(path)[-1]
     parts = rest.replace("\\", "/").split("/")
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
@@ -1717,12 +1717,23 @@ def checkout_package(path: str, frames: Sequence[Frame]) -> Optional[tuple[str, 
     return _named_checkout(path)
 
 
-#: A package directory inside a project's source checkout: GitHub's archive of a branch
-#: unpacks into ``<repository>-<branch>`` (``keras-retinanet-master/keras_retinanet/``), and
-#: a project's package directory is named as its distribution is (PEP 503's normalised name
-#: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
+#: The folder GitHub's archive of a branch unpacks into, ``<repository>-<branch>``
+#: (``keras-retinanet-master``) for the default branches' names: a download, no git clone.
+BRANCH_ARCHIVE: Final = r"-(?:master|main)"
+
+
+def is_branch_archive(folder: str) -> bool:
+    """Whether ``folder`` is named as GitHub's archive of a branch unpacks
+    (:data:`BRANCH_ARCHIVE`): a download, which git refuses to update."""
+    return re.search(rf"{BRANCH_ARCHIVE}$", folder.rstrip("/\\")) is not None
+
+
+#: A package directory inside a project's source checkout: a branch's archive
+#: (:data:`BRANCH_ARCHIVE`, ``keras-retinanet-master/keras_retinanet/``), whose package
+#: directory is named as its distribution is (PEP 503's normalised name decides, so
+#: ``keras-retinanet`` holds ``keras_retinanet``).
 _ARCHIVE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
+    rf"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{{0,100}}?){BRANCH_ARCHIVE}[/\\]"
     r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
 )
 #: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
