@@ -180,12 +180,9 @@ def _cpu_candidate(
         and r.mac is None
     ):
         lines = [cite([h]) for h in crashes]
-        return causes.finding(
-            f"explain.{causes.platform.CPU_LACKS_AVX}",
-            Severity.WARNING,
+        return causes.other_candidate(
             causes.platform.CPU_LACKS_AVX,
-            "Or: an Intel Mac whose CPU lacks AVX (or the AVX2 a build needs) (the other "
-            "candidate)",
+            "an Intel Mac whose CPU lacks AVX (or the AVX2 a build needs)",
             "\n".join(
                 (
                     *lines[:1],
@@ -216,12 +213,9 @@ def _cpu_candidate(
     if others or r.dll_extension is not None:
         return None  # another line says more than a cut reason
     first = reason_cut[0]
-    return causes.finding(
-        f"explain.{causes.platform.CPU_LACKS_AVX}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.platform.CPU_LACKS_AVX,
-        "Or: a CPU without AVX, on which TensorFlow's native library cannot start (the other "
-        "candidate)",
+        "a CPU without AVX, on which TensorFlow's native library cannot start",
         "\n".join(
             (
                 cite([first]),
