@@ -12,8 +12,11 @@ import pytest
 
 from tfdoctor.evidence.traceback import (
     Frame,
+    checkout_of,
     checkout_package,
+    code_package,
     cut_import,
+    entered_package,
     installed_package,
     python_command,
     read_tracebacks,
@@ -369,6 +372,47 @@ def test_a_folder_only_named_like_a_package_is_the_users() -> None:
     frames = _frames(("/w/mylib/__init__.py", "import mylib"), ("/w/mylib/a.py", "import x"))
     assert checkout_package("/w/mylib/a.py", frames) is None
 
+
+
+def test_whose_code_a_file_is_installed_first_then_a_source_tree() -> None:
+    frames = _frames(
+        ("train.py", "import sonnet"),
+        ("/opt/env/lib/python3.10/site-packages/sonnet/__init__.py", "from sonnet import nets"),
+        ("/home/ana/src/sonnet/sonnet/__init__.py", "import x"),
+    )
+    assert code_package(frames[1].path, frames) == "sonnet"
+    assert code_package(frames[2].path, frames) == "sonnet"  # the tree's __init__ ran
+    assert code_package(frames[0].path, frames) is None  # the user's own script
+
+
+def test_a_librarys_tree_entered_from_a_script_elsewhere_is_the_librarys() -> None:
+    # A script outside the tree calls a file inside it: the library's code, though nothing
+    # shows the directory imported as a package.
+    frames = _frames(
+        ("/home/ana/run.py", "convert(model)"),
+        ("/home/ana/keras-onnx/keras2onnx/main.py", "x.graph"),
+    )
+    assert entered_package(frames[1].path, frames) == "keras2onnx"
+    # A program started inside the tree is the user's own, whatever the folder is named;
+    # ``python -m``'s runner before it does not count as the program's first file.
+    frames = _frames(
+        ("<frozen runpy>", "exec(code)"),
+        ("/home/ana/keras2onnx/train.py", "fit()"),
+        ("/home/ana/keras2onnx/lib.py", "x.graph"),
+    )
+    assert entered_package(frames[2].path, frames) is None
+    assert entered_package("/home/ana/mine/lib.py", frames) is None
+
+
+def test_a_checkout_and_the_folder_holding_it() -> None:
+    frames = _frames(
+        ("train.py", "import sonnet"),
+        ("/home/ana/src/sonnet-repo/sonnet/__init__.py", "import x"),
+    )
+    assert checkout_of(frames[1].path, frames) == ("sonnet", "/home/ana/src/sonnet-repo")
+    # An installed copy, or a path whose start a paste masked, is no checkout.
+    assert checkout_of("/usr/lib/python3/dist-packages/sonnet/__init__.py", frames) is None
+    assert checkout_of(".../sonnet/__init__.py", frames) is None
 
 @pytest.mark.parametrize(
     "between",

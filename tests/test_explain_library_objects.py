@@ -10,7 +10,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.explain.packages import _tree_holding
+from tfdoctor.evidence.traceback import tree_holding
 from tfdoctor.findings import Finding, Severity
 
 # --- an object of TensorFlow's or Keras' own, asked for a field in a library's frame ---------
@@ -475,4 +475,4 @@ def test_a_checkouts_directory_is_the_one_holding_the_innermost_package(
     path: str, held: Optional[str]
 ) -> None:
     # One reading for the object-field and the class-field checks.
-    assert _tree_holding(path, "keras2onnx") == held
+    assert tree_holding(path, "keras2onnx") == held

@@ -1771,6 +1771,75 @@ def _imported_as_package(top: str, tree: str, frames: Sequence[Frame]) -> bool:
     )
 
 
+def code_package(path: str, frames: Sequence[Frame]) -> Optional[str]:
+    """The import package whose code the file at ``path`` is: an installed copy's
+    (:func:`installed_package`), else a source tree's that ``frames`` (the traceback's) show
+    imported as that package or whose folders' names say so (:func:`checkout_package`); None
+    for the user's own code."""
+    top = installed_package(path)
+    if top is not None:
+        return top
+    tree = checkout_package(path, frames)
+    return tree[0] if tree is not None else None
+
+
+#: A runner's frame before the program's own first file: ``python -m``'s runpy, frozen or not.
+_RUNNER = re.compile(r"^<frozen |(?:^|[/\\])runpy\.py$")
+
+
+def entered_package(path: str, frames: Sequence[Frame]) -> Optional[str]:
+    """The package named by the innermost directory of ``path`` that the module table marks as
+    written against TensorFlow, where the program's own first file (installed runners, an
+    IDE's or ``python -m``'s, left out) lies outside that directory: a script calling into the
+    library's tree from elsewhere. None otherwise: a program started inside the tree is the
+    user's own, whatever the folder is named."""
+    unix = path.replace("\\", "/")
+    start = next(
+        (
+            f.path.replace("\\", "/")
+            for f in frames
+            if not is_installed(f.path) and _RUNNER.search(f.path) is None
+        ),
+        unix,
+    )
+    directories = unix.split("/")[:-1]
+    for end in range(len(directories) - 1, -1, -1):
+        if directories[end] in modules().on_tensorflow:
+            tree = "/".join(directories[: end + 1]) + "/"
+            return None if start.startswith(tree) else directories[end]
+    return None
+
+
+#: The start of a path a paste elided or masked (`.../x.py`, `***/x.py`): what comes before
+#: the package directory is not shown, so whether it is a checkout is not known.
+_MASKED_START = re.compile(r"^(?:\.{3}|\*{3})[/\\]")
+
+
+def checkout_of(path: str, frames: Sequence[Frame] = ()) -> Optional[tuple[str, str]]:
+    """The import package and the directory holding it, where ``path`` is a file of a
+    package's source checkout (outside site-packages, its start shown): ``("sonnet",
+    "/home/u/src/sonnet-repo")``; a family member's by its directory's name, another library
+    written against TensorFlow where the traceback's ``frames`` show its directory imported as
+    that package (:func:`checkout_package`). None for an installed file, a masked path, or a
+    path that names no such package's directory."""
+    if is_installed(path) or _MASKED_START.match(path):
+        return None
+    tree = checkout_package(path, frames)
+    if tree is not None:
+        return tree
+    top = origin_of(path).module.split(".", 1)[0]
+    held = tree_holding(path, top) if top else None
+    return (top, held) if held is not None else None
+
+
+def tree_holding(path: str, top: str) -> Optional[str]:
+    """The directory holding the innermost directory named ``top`` on ``path`` (``.`` where
+    the path starts with it: the current directory's), or None where no directory is named
+    so."""
+    packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
+    return (path[: packaged[-1].start()] or ".") if packaged else None
+
+
 @record
 class PackageCode(Record):
     """The installed package whose code a traceback ran when it failed (inferred from a

@@ -42,12 +42,13 @@ from tfdoctor.evidence.traceback import (
     Frame,
     PackageCode,
     Traceback,
-    checkout_package,
+    checkout_of,
+    code_package,
     egg_release,
+    entered_package,
     failing_package,
     imported_package,
     installed_package,
-    is_installed,
     keras_own_missing,
     library_origins,
     numpy_refuser,
@@ -55,6 +56,7 @@ from tfdoctor.evidence.traceback import (
     own_module_missing,
     statement_package,
     tensorflow_facing,
+    tree_holding,
     users_own,
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
@@ -3542,43 +3544,14 @@ def _frame_library(frame: Frame, frames: Sequence[Frame]) -> Optional[str]:
     """The import package of a library outside TensorFlow's family whose file ``frame`` runs:
     installed under site-packages or dist-packages, or a source tree of a package the module
     table marks as written against TensorFlow (keras2onnx), which the traceback's ``frames``
-    show imported as that package (:func:`checkout_package`) or entered from outside it (the
-    program's first file of its own lies elsewhere: a script calling the library); None for
+    show imported as that package (:func:`code_package`) or entered from outside it
+    (:func:`entered_package`: the program's first file of its own lies elsewhere); None for
     the user's own code, a script in a folder that only bears the package's name included,
     and TensorFlow's and its companions'."""
-    table = modules()
-    top = installed_package(frame.path)
-    if top is None:
-        tree = checkout_package(frame.path, frames)
-        top = tree[0] if tree is not None else _entered_tree(frame.path, frames)
-    if top is None or top in TF_OWN or top in table.family:
+    top = code_package(frame.path, frames) or entered_package(frame.path, frames)
+    if top is None or top in TF_OWN or top in modules().family:
         return None
     return top
-
-
-#: A runner's frame before the program's own first file: ``python -m``'s runpy, frozen or not.
-_RUNNER = re.compile(r"^<frozen |(?:^|[/\\])runpy\.py$")
-
-
-def _entered_tree(path: str, frames: Sequence[Frame]) -> Optional[str]:
-    """The package named by the innermost directory of ``path`` that the module table marks as
-    written against TensorFlow, where the program's own first file (installed runners, an
-    IDE's or ``python -m``'s, left out) lies outside that directory; None otherwise."""
-    unix = path.replace("\\", "/")
-    start = next(
-        (
-            f.path.replace("\\", "/")
-            for f in frames
-            if not is_installed(f.path) and _RUNNER.search(f.path) is None
-        ),
-        unix,
-    )
-    directories = unix.split("/")[:-1]
-    for end in range(len(directories) - 1, -1, -1):
-        if directories[end] in modules().on_tensorflow:
-            tree = "/".join(directories[: end + 1]) + "/"
-            return None if start.startswith(tree) else directories[end]
-    return None
 
 
 def object_field_findings(
@@ -3609,7 +3582,7 @@ def object_field_findings(
         # A source checkout's code is what runs, whatever pip installed: the directory that
         # holds its package (the innermost directory of that name) is what to update; a
         # relative path is the current directory's.
-        checkout = None if installed_package(path) is not None else _tree_holding(path, top)
+        checkout = None if installed_package(path) is not None else tree_holding(path, top)
         said = (
             f"{dist} ({path}) asks a {cls}, an object of TensorFlow's or Keras' "
             f"own, for {attr}, which the installed release's {cls} does not have: the {dist} "
@@ -3657,36 +3630,6 @@ def _frame_dist(frame: Frame, frames: Sequence[Frame]) -> Optional[str]:
     return dist
 
 
-#: The start of a path a paste elided or masked (`.../x.py`, `***/x.py`): what comes before
-#: the package directory is not shown, so whether it is a checkout is not known.
-_MASKED_START = re.compile(r"^(?:\.{3}|\*{3})[/\\]")
-
-
-def _checkout_of(path: str, frames: Sequence[Frame] = ()) -> Optional[tuple[str, str]]:
-    """The import package and the directory holding it, where ``path`` is a file of a
-    package's source checkout (outside site-packages, its start shown): ``("sonnet",
-    "/home/u/src/sonnet-repo")``; a family member's by its directory's name, another library
-    written against TensorFlow where the traceback's ``frames`` show its directory imported as
-    that package (:func:`checkout_package`). None for an installed file, a masked path, or a
-    path that names no such package's directory."""
-    if is_installed(path) or _MASKED_START.match(path):
-        return None
-    tree = checkout_package(path, frames)
-    if tree is not None:
-        return tree
-    top = origin_of(path).module.split(".", 1)[0]
-    held = _tree_holding(path, top) if top else None
-    return (top, held) if held is not None else None
-
-
-def _tree_holding(path: str, top: str) -> Optional[str]:
-    """The directory holding the innermost directory named ``top`` on ``path`` (``.`` where
-    the path starts with it: the current directory's), or None where no directory is named
-    so."""
-    packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
-    return (path[: packaged[-1].start()] or ".") if packaged else None
-
-
 def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A library's own code (the innermost frame) asking a class of TensorFlow's, written as
     such on the source line printed (``tf.Module._TF_MODULE_IGNORED_PROPERTIES`` in
@@ -3718,7 +3661,7 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             "for another TensorFlow release than the installed one."
         )
         cause, fix = internal_caller_fix(m, dist)
-        checkout = _checkout_of(frame.path, tb.frames)
+        checkout = checkout_of(frame.path, tb.frames)
         if checkout is not None:
             # A source checkout's code runs whatever pip installed: the checkout is what to
             # move (object_field_findings reads it so too).
@@ -4232,14 +4175,11 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
     for frame in reversed(tb.frames):
         if frame.path.startswith("<frozen "):
             continue  # importlib's own machinery, between the importer and the imported
-        top = installed_package(frame.path)
+        # A package's source tree outside site-packages (a checkout on the path) is that
+        # package's code, not the user's.
+        top = code_package(frame.path, tb.frames)
         if top is not None and top in TF_OWN:
             continue
-        if top is None:
-            # A package's source tree outside site-packages (a checkout on the path) is that
-            # package's code, not the user's.
-            tree = checkout_package(frame.path, tb.frames)
-            top = tree[0] if tree is not None else None
         if top is None and frame is tb.frames[-1]:
             return _import_led(frame)
         if top is None or top in modules().family:
@@ -4362,7 +4302,7 @@ def private_api_findings(
             (
                 tree
                 for frame in reversed(tb.frames)
-                if (tree := _checkout_of(frame.path, tb.frames)) is not None
+                if (tree := checkout_of(frame.path, tb.frames)) is not None
             ),
             None,
         )
