@@ -11,6 +11,7 @@ import pytest
 from tests.explaining import explained, fix_text, readings, top_error
 from tfdoctor.evidence.devices import (
     apptainer_shown,
+    container_run_with_gpu,
     container_run_without_gpu,
     container_shares_host_python,
     host_packager,
@@ -989,3 +990,49 @@ def test_nvidia_smi_missing_beside_a_run_with_the_gpu_flag_is_the_hosts_driver()
     assert not [x for x in report.findings if x.cause == "container-no-gpu"]
     (found,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
     assert found.severity is Severity.INFO
+
+
+# --- the driver's libraries missing inside a container started with the GPU ------------------
+
+SMI_NO_NVML = (
+    "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the "
+    "NVIDIA Display Driver is properly installed and present in your system.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "$ nvidia-docker run --rm -it my/image:cuda nvidia-smi\n",
+        "$ docker run --gpus all --rm my/image:cuda nvidia-smi\n",
+        "user@host:~$ sudo docker run --runtime=nvidia -it my/image bash\n",
+    ],
+)
+def test_the_drivers_libraries_missing_in_a_gpu_container_are_the_images_path(start: str) -> None:
+    top = top_error(explained(start + SMI_NO_NVML))
+    assert top.cause == "cuda-libs-off-path"
+    text = fix_text(top)
+    # The runtime mounted the libraries: the image's path, never a module to load.
+    assert "/usr/local/nvidia/lib64" in text and "ldconfig" in text
+    assert "modprobe" not in text and "--gpus all IMAGE" not in text
+
+
+def test_the_drivers_libraries_missing_without_a_container_shown_are_the_drivers() -> None:
+    assert top_error(explained(SMI_NO_NVML)).cause == "driver-libraries-missing"
+    # A container shown started without the GPU: handing it over is the answer, as before.
+    log = "$ docker run --rm my/image:cuda nvidia-smi\n" + SMI_NO_NVML
+    assert top_error(explained(log)).cause != "cuda-libs-off-path"
+
+
+def test_the_last_container_started_with_the_gpu_is_read_with_its_command() -> None:
+    text = (
+        "$ docker run --rm alpine true\n"
+        "$ docker run --gpus all \\\n  --rm my/image python x.py\n"
+        "$ nvidia-docker run my/other nvidia-smi\n"
+    )
+    assert container_run_with_gpu(text) == "nvidia-docker run my/other nvidia-smi"
+    assert container_run_with_gpu("$ docker run --gpus all --rm my/image python x.py\n") == (
+        "docker run --gpus all --rm my/image python x.py"
+    )
+    assert container_run_with_gpu("$ docker run --rm my/image python x.py\n") is None
+    assert container_run_with_gpu("apptainer exec instance://gpu nvidia-smi --nv\n") is None

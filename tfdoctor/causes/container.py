@@ -391,6 +391,32 @@ def toolkit_host_driver_fix() -> Fix:
     )
 
 
+def mounted_driver_path_fix(command: str) -> Fix:
+    """The host driver's user-space libraries not found inside a container ``command`` started
+    with the GPU handed over: the NVIDIA runtime mounted them, and the image's loader path
+    hides them. nvidia-docker 1 mounted the driver's volume at /usr/local/nvidia, which the
+    CUDA images' ``ENV LD_LIBRARY_PATH`` lists (nvidia/cuda Dockerfiles: "ENV
+    LD_LIBRARY_PATH /usr/local/nvidia/lib:/usr/local/nvidia/lib64"); the NVIDIA Container
+    Toolkit puts them in the system library directory and refreshes ldconfig's cache
+    (https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/arch-overview.html)."""
+    return Fix(
+        f"The container was started with the GPU handed over ('{command[:120]}'): the NVIDIA "
+        "runtime mounts the host driver's libraries (libnvidia-ml, libcuda) into it, so the "
+        "image's loader path is what misses them. nvidia-docker 1 mounts them under "
+        "/usr/local/nvidia, which the CUDA images put on LD_LIBRARY_PATH: an image that sets "
+        "LD_LIBRARY_PATH outright instead of extending it drops that directory; the NVIDIA "
+        "Container Toolkit puts them in the system library directory, found through ldconfig's "
+        "cache. Extend the image's path (ENV LD_LIBRARY_PATH=/usr/local/nvidia/lib:"
+        "/usr/local/nvidia/lib64:${LD_LIBRARY_PATH}) or run ldconfig in it. Where nvidia-smi "
+        "fails on the host too, the host's driver is what is missing.",
+        (
+            "nvidia-smi",
+            "docker exec CONTAINER sh -c 'echo $LD_LIBRARY_PATH; ls /usr/local/nvidia/lib64; "
+            'ldconfig -p | grep -E "libnvidia-ml|libcuda"\'',
+        ),
+    )
+
+
 def gpu_image_fix(image: str, mac: bool = False) -> Fix:
     """TensorFlow's GPU image in place of its CPU image ``image`` (``tensorflow/tensorflow:TAG``):
     the same tag with ``-gpu``, before its ``-py3`` and ``-jupyter`` where it has them

@@ -376,6 +376,32 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     return None
 
 
+#: nvidia-docker's own run command at a line's start, behind a shell prompt or sudo: the
+#: wrapper of nvidia-docker 1 and 2 adds the NVIDIA runtime to the container it starts.
+_NVIDIA_DOCKER_COMMAND = re.compile(
+    r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?(?P<cmd>nvidia-docker run\b[^\n]{0,2000})",
+    re.MULTILINE,
+)
+
+
+def container_run_with_gpu(text: str) -> Optional[str]:
+    """The last command ``text`` shows a user running that starts a container with the GPU
+    handed over (``nvidia-docker run``, or a ``docker``/``podman``/Apptainer command with a GPU
+    flag: :data:`_GPU_FLAGS`), its first 200 characters with continued lines joined; None where
+    none is shown. The NVIDIA runtime such a start goes through mounts the host driver's
+    user-space libraries (libcuda, libnvidia-ml) into the container."""
+    if " run" not in text and "apptainer " not in text and "singularity " not in text:
+        return None
+    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
+    found = [
+        (m.start(), m.group("cmd").strip())
+        for m in _run_commands(text)
+        if _GPU_FLAGS.search(m.group("cmd")) and _INSTANCE_IMAGE not in m.group("cmd")
+    ]
+    found += [(m.start(), m.group("cmd").strip()) for m in _NVIDIA_DOCKER_COMMAND.finditer(joined)]
+    return max(found)[1][:200] if found else None
+
+
 #: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:
 #: https://www.tensorflow.org/install/docker), NVIDIA's CUDA images (``nvidia/cuda:``,
 #: https://hub.docker.com/r/nvidia/cuda) and NGC's framework images (``nvcr.io/nvidia/``,

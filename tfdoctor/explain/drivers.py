@@ -163,6 +163,12 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
             r.wsl or m.wsl is not None
         )
+    if r.gpu_container_run is not None and r.docker_run_without_gpu is None:
+        # A container started with the GPU handed over: the NVIDIA runtime mounted the host
+        # driver's libraries into it, so neither loading a module nor another start fixes it.
+        return causes.gpu.CUDA_LIBS_OFF_PATH, causes.container.mounted_driver_path_fix(
+            r.gpu_container_run
+        )
     in_container = bool(
         m.container is not None or r.cuda_image or r.docker_run_without_gpu or r.container_hostname
     )

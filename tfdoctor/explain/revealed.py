@@ -21,6 +21,7 @@ from tfdoctor.evidence.devices import (
     ImageCheck,
     container_hostname,
     container_run_tool,
+    container_run_with_gpu,
     container_shown,
     host_packager,
     image_check,
@@ -319,6 +320,10 @@ class Revealed(Record):
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: The last command the log shows starting a container with the GPU handed over
+    #: (``nvidia-docker run``, a GPU flag): the NVIDIA runtime mounts the host driver's
+    #: libraries into it.
+    gpu_container_run: Optional[str] = None
     #: That command (or Apptainer's without ``--nv``) where its image is one built to use a GPU
     #: (TensorFlow's ``-gpu`` tags, NVIDIA's CUDA and NGC images): the user meant the
     #: container to have the GPU.
@@ -862,6 +867,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
+        gpu_container_run=container_run_with_gpu(evidence.first_text),
         gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
         image_check=image_check(
             evidence.first_text,
