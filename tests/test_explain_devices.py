@@ -523,6 +523,34 @@ def test_a_runtime_file_not_shown_on_the_disk_leaves_the_note(shown: str) -> Non
     assert top.severity is Severity.INFO
 
 
+def test_a_listing_of_the_toolkits_library_files_shows_a_gpu_setup() -> None:
+    # ls's output, the names alone: a toolkit installed, though its directory and release
+    # are not shown (from CUDA 11 every 11.x runtime is libcudart.so.11.0).
+    listing = (
+        "$ ls /usr/local/cuda/lib64\nlibcublas.so.11  libcudart.so  libcudart.so.11.0  "
+        "libcudart_static.a\n"
+    )
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _CUDART_NOTE + listing))
+    assert top.cause == "cuda-libs-missing" and top.severity.rank >= Severity.WARNING.rank
+    assert top.fix is not None and "CUDA 10.1" in top.fix.text
+    assert "toolkit installed is" not in top.fix.text
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("\tlibcudart.so.10.1 => not found\n", id="ldd-not-found"),
+        pytest.param(
+            "libcudart.so.10.1: cannot open shared object file: No such file or directory\n",
+            id="wrapped-dlerror",
+        ),
+    ],
+)
+def test_a_library_name_with_the_loaders_complaint_is_no_listing(shown: str) -> None:
+    listing = next(s for s in load_signatures().signatures if s.id == "cuda-library-listing-shown")
+    assert listing.pattern.search(shown.rstrip("\n")) is None
+
+
 def test_an_issues_form_cuda_answer_is_no_toolkit_the_machine_shows() -> None:
     # The form asks every reporter for a CUDA release; the answer is the user's words (often
     # nvidia-smi's driver figure), not a toolkit a program showed: TensorFlow's note stays a

@@ -1053,12 +1053,15 @@ def _cuda_wheels(evidence: Evidence) -> Optional[str]:
 
 
 #: The evidence signatures that show the CUDA toolkit installed: nvcc's banner, version.txt,
-#: the toolkit's directory named for its release.
+#: the toolkit's directory named for its release, a listing of its library files (whose
+#: release the names alone do not settle: from CUDA 11 the runtime's soname is 11.0 in every
+#: 11.x, so it gives no ``toolkit_cuda``).
 _TOOLKIT_SHOWN = (
     "nvcc-release-shown",
     "cuda-version-file-shown",
     "cuda-toolkit-dir-shown",
     "cuda-toolkit-linux-dir-shown",
+    "cuda-library-listing-shown",
 )
 
 
