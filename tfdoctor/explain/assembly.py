@@ -916,6 +916,7 @@ def explain(
         shown=evidence.shown,
         crashed=_process_ended(evidence),
         logged=_logged(evidence),
+        conda_rows=evidence.conda_rows,
         signed=[
             line
             for hits in by_cause.values()

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.traceback import Frame, Traceback, is_installed, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -30,6 +31,14 @@ _NEWER_RUNTIME = ("_upb", "Descriptors cannot")
 #: The descriptor pool refusing a second copy of one .proto file: two packages (or two copies
 #: of one) define it, which no protobuf release changes.
 _DUPLICATE = "duplicate file name"
+#: protobuf's compiled descriptor pool refusing a field of protobuf's own descriptor.proto
+#: (``KeyError: "Couldn't find field google.protobuf.DescriptorProto.ExtensionRange.options"``:
+#: pyext/descriptor_pool.cc, ``PyErr_Format(PyExc_KeyError, "Couldn't find field %.200s",
+#: name)``, https://github.com/protocolbuffers/protobuf/blob/v3.4.0/python/google/protobuf/pyext/descriptor_pool.cc).
+#: protobuf's Python code (descriptor.py, descriptor_pb2.py) asks its compiled part for a
+#: field of its own release, which the compiled part of another release lacks: two protobuf
+#: releases' files in one folder, whoever imported protobuf.
+_OWN_FIELD_REFUSED = re.compile(r"Couldn't find field (?P<field>google\.protobuf\.[\w.]{1,200})")
 
 
 def _in_runtime(frame: Frame) -> bool:
@@ -40,10 +49,14 @@ def _generated(frame: Frame) -> bool:
     return frame.path.replace("\\", "/").rsplit("/", 1)[-1].endswith("_pb2.py")
 
 
-def generated_code_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """One finding when an exception is raised in protobuf's runtime below a ``_pb2`` frame."""
+def generated_code_findings(
+    tracebacks: Sequence[Traceback], m: Machine, rows: Sequence[CondaRow] = ()
+) -> list[Finding]:
+    """One finding when an exception is raised in protobuf's runtime below a ``_pb2`` frame,
+    or protobuf's compiled part refuses a field of protobuf's own (``rows``: the ``conda
+    list`` rows the log shows, whose protobuf copies the fix removes)."""
     for tb in tracebacks:
-        found = _runtime_refusal(tb, m)
+        found = _runtime_refusal(tb, m) or _own_field_refused(tb, m, rows)
         if found is not None:
             return [found]
     return []
@@ -87,6 +100,39 @@ def _runtime_refusal(tb: Traceback, m: Machine) -> Optional[Finding]:
         f"(google/protobuf/) while {owner}'s generated `_pb2` module loads: the installed "
         "protobuf is not the runtime that code was generated for.",
         _fix(m, newer=any(word in tb.message for word in _NEWER_RUNTIME)),
+    )
+
+
+def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> Optional[Finding]:
+    """protobuf's own frame raising its compiled pool's refusal of a field of protobuf's own
+    descriptor.proto (:data:`_OWN_FIELD_REFUSED`), whatever code imported protobuf: its Python
+    part and its compiled part are of two releases. A listing that shows protobuf more than
+    once says how (several copies in one folder); the fix removes them all."""
+    refused = _OWN_FIELD_REFUSED.search(tb.message)
+    if refused is None or not tb.frames or not _in_runtime(tb.frames[-1]):
+        return None
+    copies = [r for r in rows if r.name == "protobuf"]
+    conda_rows = [(r.version, r.channel) for r in copies if r.channel != "pypi"]
+    pip_versions = [r.version for r in copies if r.channel == "pypi"]
+    several = len(copies) > 1
+    listing = "; ".join(
+        f"protobuf {r.version} {'pip' if r.channel == 'pypi' else r.channel or r.build}"
+        for r in copies
+    )
+    return causes.finding(
+        "explain.protobuf-incompatible",
+        Severity.ERROR,
+        causes.software.PROTOBUF_INCOMPATIBLE,
+        "protobuf's compiled part lacks a field its own Python code declares: two protobuf "
+        "releases are mixed",
+        f"{tb.where}: {tb.type}: {tb.message}\nprotobuf's own descriptor code asks its "
+        f"compiled descriptor pool for {refused.group('field')}, a field of protobuf's own "
+        "descriptor.proto, and the pool lacks it: the Python files and the compiled module "
+        "come from different protobuf releases."
+        + (f"\nThe listing shows protobuf {len(copies)} times: {listing}." if several else ""),
+        causes.software.protobuf_copies_fix(m, conda_rows, pip_versions)
+        if several
+        else _fix(m, newer=False),
     )
 
 

@@ -179,6 +179,7 @@ def package_findings(
     shown: Optional[Mapping[str, str]] = None,
     crashed: bool = False,
     logged: Optional[Mapping[str, str]] = None,
+    conda_rows: Sequence[CondaRow] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -187,7 +188,8 @@ def package_findings(
     gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
     exception leave to them; ``crashed``: the log shows a process ending without a traceback,
     a failure as an exception is; ``logged``: the log's words for the work done after each
-    exception the run went on after, by the exception's place, :meth:`Traceback.where`)."""
+    exception the run went on after, by the exception's place, :meth:`Traceback.where`;
+    ``conda_rows``: the rows a pasted ``conda list`` shows)."""
     out: dict[str, Finding] = {}
     # Where TensorFlow's own range on a name is one side of the clash, two other packages'
     # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
@@ -259,7 +261,7 @@ def package_findings(
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
-        *generated_code_findings(tracebacks, m),
+        *generated_code_findings(tracebacks, m, conda_rows),
     ):
         if finding is None:
             continue
