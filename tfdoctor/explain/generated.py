@@ -17,6 +17,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.conda import CondaRow
+from tfdoctor.evidence.packages import tf_installer
 from tfdoctor.evidence.traceback import Frame, Traceback, is_installed, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -249,3 +250,73 @@ def _uncompiled(tb: Traceback) -> Optional[Finding]:
         "project's source tree, so it exists only once its .proto files are compiled.",
         causes.software.protos_compile_fix(package, module, root, installed, windows),
     )
+
+
+#: TensorFlow's own protoc-generated module (``tensorflow.core.framework.graph_pb2``): Bazel's
+#: build generates it from the tree's ``graph.proto``, so a source checkout holds the .proto
+#: file and no ``_pb2.py`` (tensorflow/core/framework/BUILD of any release).
+_TF_GENERATED = re.compile(r"(?:tensorflow|tensorflow_core)\.[\w.]{1,300}_pb2")
+
+
+def tf_source_tree(tb: Traceback, scripts: Sequence[str] = ()) -> Optional[str]:
+    """A file under a ``tensorflow/`` folder outside site-packages that the traceback's frames
+    or the program a shell line runs (``scripts``) show, where no frame is an installed
+    TensorFlow's: the code ran in a TensorFlow source tree, whose ``tensorflow/`` is what
+    ``import tensorflow`` finds first. A Bazel build's output (bazel-bin, runfiles) is a built
+    tree, not read here. None where nothing shows one."""
+    frames = [f.path for f in tb.frames if not f.path.startswith("<")]
+    if any(origin_of(p).dist == "tensorflow" and origin_of(p).installed for p in frames):
+        return None
+    for path in (*frames, *scripts):
+        origin = origin_of(path)
+        built = tf_installer([path], ()) == "source"
+        if origin.dist == "tensorflow" and origin.installed is False and not built:
+            return path
+    return None
+
+
+def _tf_generated_missing(tb: Traceback) -> Optional[str]:
+    """The generated module of TensorFlow's own that the exception shows missing, as printed:
+    Python 3's whole name (``tensorflow.core.framework.graph_pb2``), or Python 2's bare words,
+    which name only the part that did not import (``core.framework.graph_pb2``, no package
+    of its own nor a project's ``protos`` package, which
+    :func:`uncompiled_protos_findings` reads): read only where a source tree of TensorFlow's
+    is shown, the package whose part it is."""
+    missing = _missing_generated(tb)
+    if missing is None:
+        return None
+    module = missing[1]
+    if _TF_GENERATED.fullmatch(module):
+        return module
+    gone = tb.missing_module
+    if gone is None or gone.quoted or "protos" in module.split("."):
+        return None
+    return module if distribution_of(module) is None else None
+
+
+def source_tree_findings(tracebacks: Sequence[Traceback], scripts: Sequence[str]) -> list[Finding]:
+    """One finding where a program run inside a TensorFlow source tree (:func:`tf_source_tree`)
+    misses a generated module of TensorFlow's: the tree's ``tensorflow/`` folder was imported
+    instead of the installed package, and it has the .proto files only. TensorFlow 0.x to
+    1.x's own guard says it in words ("you should not try to import tensorflow from its
+    source directory", read by the signature tf-imported-from-source-tree); before that
+    guard runs, or from another import, this is how it shows."""
+    for tb in tracebacks:
+        tree = tf_source_tree(tb, scripts)
+        module = _tf_generated_missing(tb) if tree is not None else None
+        if module is None:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                Severity.ERROR,
+                causes.software.TF_SHADOWED_MODULE,
+                "`import tensorflow` found a TensorFlow source tree, not the installed package",
+                f"{tb.where}: {tb.type}: {tb.message}\n{tree} lies in a tensorflow/ folder "
+                f"outside site-packages, and {module}, a module TensorFlow's build generates "
+                "from its .proto files, is missing: a source tree holds the .proto files only, "
+                "so the tensorflow imported is the tree's.",
+                causes.software.source_tree_fix(),
+            )
+        ]
+    return []
