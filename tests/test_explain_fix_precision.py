@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.findings import Finding, Report
+from tfdoctor.findings import Finding, Report, Severity
 
 
 def _of(report: Report, cause: str) -> Finding:
@@ -154,6 +154,36 @@ def test_a_pinned_vendor_build_names_its_tensorflow_lines_pythons() -> None:
     fix = fix_text(top)
     assert "build of TensorFlow 2.12" in fix and "Python 3.8 to 3.11" in fix
     assert "Python 3.11 at the newest" in fix
+
+
+def test_a_pinned_vendor_build_has_the_pinned_release_as_the_other_candidate() -> None:
+    # pip's empty list is of every release for this interpreter when it ran; a log older than
+    # the releases built for this Python reads the same, as for TensorFlow's own pins.
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow-rocm==2.3.0 (from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow-rocm==2.3.0\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "tf-no-wheel-for-python"
+    other = [f for f in report.findings if f.cause == "tf-release-not-for-python"]
+    assert len(other) == 1 and other[0].severity.rank >= Severity.WARNING.rank
+    fix = fix_text(other[0])
+    assert "build of TensorFlow 2.3" in fix and "Python 3.8 at the newest" in fix
+    assert "upgrade pip" not in fix
+
+
+def test_a_vendor_build_listed_for_other_releases_has_no_pinned_candidate() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow-rocm==2.3.0 (from versions: 2.14.0.600, 2.16.1)\n"
+        "ERROR: No matching distribution found for tensorflow-rocm==2.3.0\n"
+    )
+    assert not [
+        f
+        for f in explained(text).findings
+        if f.summary.startswith("Or: tensorflow-rocm 2.3.0 alone")
+    ]
 
 
 def test_tensorflow_itself_is_not_called_a_vendor_build() -> None:
