@@ -186,6 +186,22 @@ def test_a_vendor_build_listed_for_other_releases_has_no_pinned_candidate() -> N
     ]
 
 
+@pytest.mark.parametrize(
+    "dist,version",
+    [
+        pytest.param("tensorflow-macos", "2.9.0", id="apple-build-macos-wheels-only"),
+        pytest.param("tf-nightly", "2.9.0.dev20220101", id="nightly-pypi-drops-old-ones"),
+    ],
+)
+def test_no_pinned_candidate_for_apple_build_or_nightly(dist: str, version: str) -> None:
+    text = (
+        f"ERROR: Could not find a version that satisfies the requirement {dist}=={version} "
+        "(from versions: none)\n"
+        f"ERROR: No matching distribution found for {dist}=={version}\n"
+    )
+    assert not [f for f in explained(text).findings if " alone has no wheel" in f.summary]
+
+
 def test_tensorflow_itself_is_not_called_a_vendor_build() -> None:
     text = (
         "ERROR: Could not find a version that satisfies the requirement tensorflow "

@@ -1304,16 +1304,20 @@ def _refusal_candidates(
     if not given:
         return []
     if refusal is None:
-        # Another build's pin (tensorflow-rocm==2.1.0) reads as TensorFlow's own: its
-        # version names the TensorFlow line whose Pythons it has at the most.
+        # Another build's pin of a final release (tensorflow-rocm==2.1.0) reads as
+        # TensorFlow's own: its version names the TensorFlow line whose Pythons it has at the
+        # most. Not a nightly's (PyPI drops old ones) nor Apple's build, whose own Pythons and
+        # macOS-only wheels its reading names.
         other = next(
             (
                 x
                 for x in r.pip_refusals
                 if normalize_name(x.dist) in TF_DISTRIBUTIONS
+                and not macos_wheels_only(normalize_name(x.dist))
                 and x.shown
                 and not x.versions
-                and requested_version(x.spec) is not None
+                and (pinned := requested_version(x.spec)) is not None
+                and not causes.software.is_prerelease(pinned)
             ),
             None,
         )
