@@ -156,15 +156,18 @@ def test_a_pinned_vendor_build_names_its_tensorflow_lines_pythons() -> None:
     assert "Python 3.11 at the newest" in fix
 
 
+def _pin_refused(dist: str, version: str, listed: str = "none") -> str:
+    return (
+        f"ERROR: Could not find a version that satisfies the requirement {dist}=={version} "
+        f"(from versions: {listed})\n"
+        f"ERROR: No matching distribution found for {dist}=={version}\n"
+    )
+
+
 def test_a_pinned_vendor_build_has_the_pinned_release_as_the_other_candidate() -> None:
     # pip's empty list is of every release for this interpreter when it ran; a log older than
     # the releases built for this Python reads the same, as for TensorFlow's own pins.
-    text = (
-        "ERROR: Could not find a version that satisfies the requirement "
-        "tensorflow-rocm==2.3.0 (from versions: none)\n"
-        "ERROR: No matching distribution found for tensorflow-rocm==2.3.0\n"
-    )
-    report = explained(text)
+    report = explained(_pin_refused("tensorflow-rocm", "2.3.0"))
     assert top_error(report).cause == "tf-no-wheel-for-python"
     other = [f for f in report.findings if f.cause == "tf-release-not-for-python"]
     assert len(other) == 1 and other[0].severity.rank >= Severity.WARNING.rank
@@ -173,33 +176,17 @@ def test_a_pinned_vendor_build_has_the_pinned_release_as_the_other_candidate() -
     assert "upgrade pip" not in fix
 
 
-def test_a_vendor_build_listed_for_other_releases_has_no_pinned_candidate() -> None:
-    text = (
-        "ERROR: Could not find a version that satisfies the requirement "
-        "tensorflow-rocm==2.3.0 (from versions: 2.14.0.600, 2.16.1)\n"
-        "ERROR: No matching distribution found for tensorflow-rocm==2.3.0\n"
-    )
-    assert not [
-        f
-        for f in explained(text).findings
-        if f.summary.startswith("Or: tensorflow-rocm 2.3.0 alone")
-    ]
-
-
 @pytest.mark.parametrize(
-    "dist,version",
+    ("dist", "version", "listed"),
     [
-        pytest.param("tensorflow-macos", "2.9.0", id="apple-build-macos-wheels-only"),
-        pytest.param("tf-nightly", "2.9.0.dev20220101", id="nightly-pypi-drops-old-ones"),
+        pytest.param("tensorflow-rocm", "2.3.0", "2.14.0.600, 2.16.1", id="other-releases-listed"),
+        pytest.param("tensorflow-macos", "2.9.0", "none", id="apple-build-macos-wheels-only"),
+        pytest.param("tf-nightly", "2.9.0.dev20220101", "none", id="nightly-pypi-drops-old-ones"),
     ],
 )
-def test_no_pinned_candidate_for_apple_build_or_nightly(dist: str, version: str) -> None:
-    text = (
-        f"ERROR: Could not find a version that satisfies the requirement {dist}=={version} "
-        "(from versions: none)\n"
-        f"ERROR: No matching distribution found for {dist}=={version}\n"
-    )
-    assert not [f for f in explained(text).findings if " alone has no wheel" in f.summary]
+def test_no_pinned_release_candidate(dist: str, version: str, listed: str) -> None:
+    report = explained(_pin_refused(dist, version, listed))
+    assert not [f for f in report.findings if " alone has no wheel" in f.summary]
 
 
 def test_tensorflow_itself_is_not_called_a_vendor_build() -> None:
