@@ -176,6 +176,21 @@ def test_a_pinned_vendor_build_has_the_pinned_release_as_the_other_candidate() -
     assert "upgrade pip" not in fix
 
 
+def test_a_dependants_pin_of_a_vendor_build_is_that_releases_refusal() -> None:
+    # pip's resolver shows no list: the dependant's pin names the one release refused.
+    text = (
+        "ERROR: Cannot install app==1.0 and app==1.1 because these package versions have "
+        "conflicting dependencies.\n\n"
+        "The conflict is caused by:\n"
+        "    app 1.1 depends on tensorflow-rocm==2.3.0\n"
+        "    app 1.0 depends on tensorflow-rocm==2.3.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "build of TensorFlow 2.3" in fix and "a release of app that requires" in fix
+
+
 @pytest.mark.parametrize(
     ("dist", "version", "listed"),
     [

@@ -3143,10 +3143,17 @@ def pip_refusal_fix(
         # Another build's pin, pip's list not in the log: only the pinned release is known
         # refused, and its TensorFlow line's Pythons (the most it can have) bound where it
         # installs, as the matrix's own distributions' pins above.
-        why = f"pip finds no wheel for this interpreter of {dist} {requested}"
+        why = f"pip finds no wheel for this interpreter of {dist} {requested}" + (
+            f", which {required_by} requires" if required_by else ""
+        )
+        other = (
+            f" Else use a release of {required_by} that requires a {dist} built for this Python."
+            if required_by
+            else ""
+        )
         return (
             TF_RELEASE_NOT_FOR_PYTHON,
-            Fix(f"{why}.{vendor}", (pypi_files_command(dist, requested), check)),
+            Fix(f"{why}.{vendor}{other}", (pypi_files_command(dist, requested), check)),
             why,
         )
     if listed:
