@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.findings import Finding, Report
+from tfdoctor.findings import Finding, Report, Severity
 
 
 def _of(report: Report, cause: str) -> Finding:
@@ -154,6 +154,54 @@ def test_a_pinned_vendor_build_names_its_tensorflow_lines_pythons() -> None:
     fix = fix_text(top)
     assert "build of TensorFlow 2.12" in fix and "Python 3.8 to 3.11" in fix
     assert "Python 3.11 at the newest" in fix
+
+
+def _pin_refused(dist: str, version: str, listed: str = "none") -> str:
+    return (
+        f"ERROR: Could not find a version that satisfies the requirement {dist}=={version} "
+        f"(from versions: {listed})\n"
+        f"ERROR: No matching distribution found for {dist}=={version}\n"
+    )
+
+
+def test_a_pinned_vendor_build_has_the_pinned_release_as_the_other_candidate() -> None:
+    # pip's empty list is of every release for this interpreter when it ran; a log older than
+    # the releases built for this Python reads the same, as for TensorFlow's own pins.
+    report = explained(_pin_refused("tensorflow-rocm", "2.3.0"))
+    assert top_error(report).cause == "tf-no-wheel-for-python"
+    other = [f for f in report.findings if f.cause == "tf-release-not-for-python"]
+    assert len(other) == 1 and other[0].severity.rank >= Severity.WARNING.rank
+    fix = fix_text(other[0])
+    assert "build of TensorFlow 2.3" in fix and "Python 3.8 at the newest" in fix
+    assert "upgrade pip" not in fix
+
+
+def test_a_dependants_pin_of_a_vendor_build_is_that_releases_refusal() -> None:
+    # pip's resolver shows no list: the dependant's pin names the one release refused.
+    text = (
+        "ERROR: Cannot install app==1.0 and app==1.1 because these package versions have "
+        "conflicting dependencies.\n\n"
+        "The conflict is caused by:\n"
+        "    app 1.1 depends on tensorflow-rocm==2.3.0\n"
+        "    app 1.0 depends on tensorflow-rocm==2.3.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "build of TensorFlow 2.3" in fix and "a release of app that requires" in fix
+
+
+@pytest.mark.parametrize(
+    ("dist", "version", "listed"),
+    [
+        pytest.param("tensorflow-rocm", "2.3.0", "2.14.0.600, 2.16.1", id="other-releases-listed"),
+        pytest.param("tensorflow-macos", "2.9.0", "none", id="apple-build-macos-wheels-only"),
+        pytest.param("tf-nightly", "2.9.0.dev20220101", "none", id="nightly-pypi-drops-old-ones"),
+    ],
+)
+def test_no_pinned_release_candidate(dist: str, version: str, listed: str) -> None:
+    report = explained(_pin_refused(dist, version, listed))
+    assert not [f for f in report.findings if " alone has no wheel" in f.summary]
 
 
 def test_tensorflow_itself_is_not_called_a_vendor_build() -> None:

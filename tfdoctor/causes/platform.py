@@ -3132,6 +3132,30 @@ def pip_refusal_fix(
             ),
             why,
         )
+    vendor = _vendor_line_pythons(m, dist, requested)
+    vendor_pys = _vendor_pythons(m, dist, requested)
+    if (
+        vendor
+        and not shown
+        and not listed
+        and not (python and version_key(python)[:2] in {version_key(p)[:2] for p in vendor_pys})
+    ):
+        # Another build's pin, pip's list not in the log: only the pinned release is known
+        # refused, and its TensorFlow line's Pythons (the most it can have) bound where it
+        # installs, as the matrix's own distributions' pins above.
+        why = f"pip finds no wheel for this interpreter of {dist} {requested}" + (
+            f", which {required_by} requires" if required_by else ""
+        )
+        other = (
+            f" Else use a release of {required_by} that requires a {dist} built for this Python."
+            if required_by
+            else ""
+        )
+        return (
+            TF_RELEASE_NOT_FOR_PYTHON,
+            Fix(f"{why}.{vendor}{other}", (pypi_files_command(dist, requested), check)),
+            why,
+        )
     if listed:
         newest = max(listed, key=version_key)
         # tensorflow-gpu of a line without a real release of it (the matrix's
@@ -3277,19 +3301,26 @@ def pip_refusal_fix(
     )
 
 
-def _vendor_line_pythons(m: Machine, dist: str, requested: Optional[str]) -> str:
+def _vendor_pythons(m: Machine, dist: str, requested: Optional[str]) -> list[str]:
     """For a pinned release of another build of TensorFlow (tensorflow-rocm 2.12.1.570,
     intel-tensorflow, tensorflow-aarch64: their versions start with the TensorFlow release
-    they build), the Pythons of that TensorFlow line's own wheels, in words; empty where
+    they build), the Pythons of that TensorFlow line's own wheels, oldest first; empty where
     nothing is pinned or the matrix does not know the line. A vendor's build publishes
     those Pythons or fewer, never a Python its TensorFlow line does not support."""
     if not requested or dist in _MATRIX_DISTS or m.matrix is None:
-        return ""
+        return []
     line = m.matrix.line_for(requested.removesuffix(".*"))
     if line is None:
-        return ""
-    pys = sorted(_pythons(line), key=version_key)
-    if not pys:
+        return []
+    return sorted(_pythons(line), key=version_key)
+
+
+def _vendor_line_pythons(m: Machine, dist: str, requested: Optional[str]) -> str:
+    """:func:`_vendor_pythons` in words, with where to install the release; empty where
+    they are unknown."""
+    pys = _vendor_pythons(m, dist, requested)
+    line = m.matrix.line_for((requested or "").removesuffix(".*")) if m.matrix else None
+    if not pys or line is None:
         return ""
     return (
         f" {dist} {requested} is a build of TensorFlow {line.line}, whose own wheels are for "

@@ -1222,6 +1222,51 @@ def _macos_open(r: Revealed, text: str) -> bool:
     )
 
 
+def _pinned_candidates(
+    given: Mapping[str, Finding], m: Machine, r: Revealed, refusal: PipRefusal, own: bool = True
+) -> list[Finding]:
+    """For a pinned release pip listed nothing of, the reading not ``given``: no release at
+    all fits this interpreter, or the pinned one alone, where the log predates the releases
+    built for this Python (:func:`_refusal_candidates`). ``own``: whether the build is
+    TensorFlow's own (``tensorflow``, ``tensorflow-gpu``); another's pin gets the second
+    reading alone, since the matrix's Pythons of every release are TensorFlow's own."""
+    dist = normalize_name(refusal.dist)
+    requested = requested_version(refusal.spec)
+    out: list[Finding] = []
+    if requested is not None and dist != "tensorflow-cpu":
+        name = "TensorFlow" if dist in _OWN_BUILDS else dist
+        release = f"{'TensorFlow' if dist == 'tensorflow' else dist} {requested}"
+        if causes.platform.TF_NO_WHEEL_FOR_PYTHON in given:
+            cause, fix, _ = causes.platform.pip_refusal_fix(
+                m, (), requested, r.python, dist, False, refusal.required_by
+            )
+            if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON:
+                out.append(
+                    causes.other_candidate(
+                        cause,
+                        f"{release} alone has no wheel for this Python",
+                        f"pip's empty list says no {name} release had a wheel for this "
+                        "interpreter when it ran; a log older than the releases built for this "
+                        f"Python reads the same, and then the pin of {release} is what to move.",
+                        fix,
+                    )
+                )
+        elif own and causes.platform.TF_RELEASE_NOT_FOR_PYTHON in given:
+            cause, fix, _ = causes.platform.pip_refusal_fix(m, (), None, r.python, dist)
+            if cause == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
+                out.append(
+                    causes.other_candidate(
+                        cause,
+                        "no TensorFlow release at all has a wheel for this interpreter",
+                        f"pip's empty list names no release at all, not only {release}: where "
+                        "this Python, its bitness or the platform has no TensorFlow, another "
+                        "release of the package that pins it changes nothing.",
+                        fix,
+                    )
+                )
+    return out
+
+
 def _refusal_candidates(
     findings: Mapping[str, Finding], m: Machine, r: Revealed, text: str = ""
 ) -> list[Finding]:
@@ -1256,45 +1301,34 @@ def _refusal_candidates(
         ),
         None,
     )
-    if not given or refusal is None:
+    if not given:
         return []
+    if refusal is None:
+        # Another build's pin of a final release (tensorflow-rocm==2.1.0) reads as
+        # TensorFlow's own: its version names the TensorFlow line whose Pythons it has at the
+        # most. Not a nightly's (PyPI drops old ones) nor Apple's build, whose own Pythons and
+        # macOS-only wheels its reading names.
+        other = next(
+            (
+                x
+                for x in r.pip_refusals
+                if normalize_name(x.dist) in TF_DISTRIBUTIONS
+                and not macos_wheels_only(normalize_name(x.dist))
+                and x.shown
+                and not x.versions
+                and (pinned := requested_version(x.spec)) is not None
+                and not causes.software.is_prerelease(pinned)
+            ),
+            None,
+        )
+        if other is None or _apple_silicon_refusal(m, r, other) is not None:
+            return []
+        return _pinned_candidates(given, m, r, other, own=False)
     if _apple_silicon_refusal(m, r, refusal) is not None:
         # On Apple silicon the platform decides, whatever the Python: the other readings'
         # Pythons are those of wheels for other platforms.
         return []
-    dist = normalize_name(refusal.dist)
-    requested = requested_version(refusal.spec)
-    out: list[Finding] = []
-    if requested is not None and dist != "tensorflow-cpu":
-        release = f"{'TensorFlow' if dist == 'tensorflow' else dist} {requested}"
-        if causes.platform.TF_NO_WHEEL_FOR_PYTHON in given:
-            cause, fix, _ = causes.platform.pip_refusal_fix(
-                m, (), requested, r.python, dist, False, refusal.required_by
-            )
-            if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON:
-                out.append(
-                    causes.other_candidate(
-                        cause,
-                        f"{release} alone has no wheel for this Python",
-                        "pip's empty list says no TensorFlow release had a wheel for this "
-                        "interpreter when it ran; a log older than the releases built for this "
-                        f"Python reads the same, and then the pin of {release} is what to move.",
-                        fix,
-                    )
-                )
-        elif causes.platform.TF_RELEASE_NOT_FOR_PYTHON in given:
-            cause, fix, _ = causes.platform.pip_refusal_fix(m, (), None, r.python, dist)
-            if cause == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
-                out.append(
-                    causes.other_candidate(
-                        cause,
-                        "no TensorFlow release at all has a wheel for this interpreter",
-                        f"pip's empty list names no release at all, not only {release}: where "
-                        "this Python, its bitness or the platform has no TensorFlow, another "
-                        "release of the package that pins it changes nothing.",
-                        fix,
-                    )
-                )
+    out = _pinned_candidates(given, m, r, refusal)
     windows_python = (
         r.os == "windows"
         and bool(r.python)
