@@ -448,6 +448,49 @@ def test_a_failure_after_the_images_tensorflow_is_replaced_is_read_by_what_expla
     assert found.severity is Severity.WARNING
 
 
+#: A kernel's pin, then a script run with Colab's working directory as an option's value and
+#: cuDNN refusing the library the image carries, in cuda_dnn.cc's words.
+_PIN_THEN_CUDNN_REFUSED = (
+    "!pip install tensorflow==2.6.0\n"
+    "Successfully installed tensorflow-2.6.0\n"
+    "!python train.py --model_dir=/content/training\n"
+    "2021-12-01 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded "
+    "runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to "
+    "have matching major version and equal or higher minor version.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "hosted"),
+    [
+        (_PIN_THEN_CUDNN_REFUSED, True),
+        (
+            _PIN_THEN_CUDNN_REFUSED.replace("=/content/training", "=training").replace(
+                "Successfully installed",
+                "google-colab 1.0.0 requires pandas~=1.1.0, but you have pandas 1.3.5 which is "
+                "incompatible.\nSuccessfully installed",
+            ),
+            True,
+        ),
+        (_PIN_THEN_CUDNN_REFUSED.replace("=/content/", "=/home/me/"), False),
+    ],
+    ids=["option-value", "pip-names-google-colab", "own-machine"],
+)
+def test_a_notebook_shown_by_an_options_path_or_pips_words_reads_the_replacement_first(
+    text: str, hosted: bool
+) -> None:
+    report = explained(text)
+    top = top_error(report)
+    refused = finding_of(report, "cudnn-version-mismatch")
+    assert refused is not None
+    if not hosted:
+        assert top.cause == "cudnn-version-mismatch"
+        return
+    assert top.cause == "hosted-tf-replaced" and "Colab" in top.summary
+    assert "Disconnect and delete runtime" in fix_text(top)
+    assert refused.severity is Severity.WARNING
+
+
 def test_tensorflow_1s_api_gone_is_read_from_pips_removal_of_the_images_release() -> None:
     found = finding_of(
         explained(_tf1_replaced() + _NOTEBOOK_FRAME + _NO_SESSION), "hosted-tf-replaced"

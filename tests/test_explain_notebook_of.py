@@ -17,6 +17,20 @@ _SHOWN = [
     ),
     ("colab", '  File "/content/train.py", line 3, in <module>'),
     ("colab", "Successfully installed tensorflow-2.8.2+zzzcolab20220719082949"),
+    # /content/ as an option's value and in a path list.
+    ("colab", "!python train.py --model_dir=/content/training --alsologtostderr"),
+    ("colab", "%env PYTHONPATH=$PYTHONPATH:/content/models/research"),
+    # pip naming Colab's own distribution among what is installed.
+    (
+        "colab",
+        "google-colab 1.0.0 requires pandas~=1.3.5, but you have pandas 2.0.3 which is "
+        "incompatible.",
+    ),
+    (
+        "colab",
+        "Requirement already satisfied: google-colab in /usr/local/lib/python3.10/dist-packages "
+        "(1.0.0)",
+    ),
     ("colab", "WARNING: The following packages were previously imported in this runtime:"),
     (
         "colab",
@@ -61,6 +75,23 @@ def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
     # The words alone are no mark: a user writing of another machine.
     assert _notebook_of("it works on colab, with /kaggle/ datasets", ()) is None
     assert _notebook_of('  File "/home/me/train.py", line 3, in <module>', ()) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A Windows folder of that name, after its drive letter.
+        '  File "C:/content/train.py", line 3, in <module>',
+        # A web address's path.
+        "Downloading https://example.org/content/model.h5",
+        # Asking pip for Colab's package says nothing of where pip runs.
+        "pip install google-colab",
+        "Collecting google-colab",
+    ],
+    ids=["drive-letter", "url", "install-asked", "collecting"],
+)
+def test_the_same_words_elsewhere_show_no_notebook(line: str) -> None:
+    assert _notebook_of(line, ()) is None
 
 
 def test_two_notebooks_shown_name_neither() -> None:

@@ -951,12 +951,20 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # pip on Colab's runtime also looks in Colab's own wheel index and says so first
     # ("Looking in indexes: https://pypi.org/simple,
     # https://us-python.pkg.dev/colab-wheels/public/simple/", from the runtime's pip
-    # configuration): the repository is Colab's.
+    # configuration): the repository is Colab's. /content/ counts where a path starts, also
+    # as an option's value (``--model_dir=/content/training``) or in a path list
+    # (``PYTHONPATH=$PYTHONPATH:/content/models/research``), not after a drive letter
+    # (``C:/content/``, a Windows folder). pip naming Colab's own distribution installed
+    # (``google-colab``, colabtools' setup.py) in its resolver's conflicts ("google-colab 1.0.0
+    # requires ...", pip's "{name} {version} requires {req}, but you have ...") or as
+    # already there shows the package the runtime imports from, as its files in a traceback do.
     _Notebook(
         "colab",
         ("content/", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
         re.compile(
-            r"\bgoogle[./]colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
+            r"\bgoogle[./]colab\b|(?:^|[\s\"'(=]|(?<!\b[A-Za-z]):)/content/|\d\+zzzcolab\d"
+            r"|\bgoogle-colab \d[\w.]{0,20} requires\b"
+            r"|Requirement already satisfied: google-colab\b"
             r"|previously imported in this runtime:"
             r"|(?:^|\n)Your \w+ crashed for an unknown reason"
             r"|(?:^|[\s:=])/usr/lib64-nvidia(?:/|:|\s|$)"
