@@ -20,6 +20,8 @@ _SHOWN = [
     # /content/ as an option's value and in a path list.
     ("colab", "!python train.py --model_dir=/content/training --alsologtostderr"),
     ("colab", "%env PYTHONPATH=$PYTHONPATH:/content/models/research"),
+    # The working directory itself, as a notebook's %cd prints it.
+    ("colab", "%cd /content"),
     # pip naming Colab's own distribution among what is installed.
     (
         "colab",
@@ -84,11 +86,14 @@ def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
         '  File "C:/content/train.py", line 3, in <module>',
         # A web address's path.
         "Downloading https://example.org/content/model.h5",
+        "See https://example.org/content for the model",
+        # A folder that only begins with the word.
+        "ls /contents/",
         # Asking pip for Colab's package says nothing of where pip runs.
         "pip install google-colab",
         "Collecting google-colab",
     ],
-    ids=["drive-letter", "url", "install-asked", "collecting"],
+    ids=["drive-letter", "url", "url-end", "other-folder", "install-asked", "collecting"],
 )
 def test_the_same_words_elsewhere_show_no_notebook(line: str) -> None:
     assert _notebook_of(line, ()) is None

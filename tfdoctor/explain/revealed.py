@@ -951,7 +951,8 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # pip on Colab's runtime also looks in Colab's own wheel index and says so first
     # ("Looking in indexes: https://pypi.org/simple,
     # https://us-python.pkg.dev/colab-wheels/public/simple/", from the runtime's pip
-    # configuration): the repository is Colab's. /content/ counts where a path starts, also
+    # configuration): the repository is Colab's. /content (the runtime's working directory,
+    # itself or a path under it: ``%cd /content``) counts where a path starts, also
     # as an option's value (``--model_dir=/content/training``) or in a path list
     # (``PYTHONPATH=$PYTHONPATH:/content/models/research``), not after a drive letter
     # (``C:/content/``, a Windows folder). pip naming Colab's own distribution installed
@@ -960,9 +961,10 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # already there shows the package the runtime imports from, as its files in a traceback do.
     _Notebook(
         "colab",
-        ("content/", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
+        ("/content", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
         re.compile(
-            r"\bgoogle[./]colab\b|(?:^|[\s\"'(=]|(?<!\b[A-Za-z]):)/content/|\d\+zzzcolab\d"
+            r"\bgoogle[./]colab\b|(?:^|[\s\"'(=]|(?<!\b[A-Za-z]):)/content(?:/|(?=[\s\"')]|\Z))"
+            r"|\d\+zzzcolab\d"
             r"|\bgoogle-colab \d[\w.]{0,20} requires\b"
             r"|Requirement already satisfied: google-colab\b"
             r"|previously imported in this runtime:"
