@@ -545,6 +545,14 @@ def test_the_images_keras_refusing_the_tensorflow_put_over_it_is_the_replacement
     assert keras.severity is Severity.WARNING
 
 
+def test_a_line_two_gpu_readings_share_is_cited_once_under_the_replacement() -> None:
+    # "DNN library is not found" is read for a cuDNN not loaded and for one of another release.
+    failed = "  (0) UNIMPLEMENTED:  DNN library is not found.\n"
+    top = top_error(explained(_replaced("2.16.1") + failed))
+    assert top.cause == "hosted-tf-replaced"
+    assert top.detail.count("DNN library is not found") == 1
+
+
 def test_tensorflow_1s_api_gone_is_read_from_pips_removal_of_the_images_release() -> None:
     found = finding_of(
         explained(_tf1_replaced() + _NOTEBOOK_FRAME + _NO_SESSION), "hosted-tf-replaced"

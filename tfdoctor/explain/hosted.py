@@ -522,6 +522,21 @@ def keras_left_by_replacement(evidence: Evidence) -> Optional[tuple[str, str]]:
     return replaced
 
 
+def _lines_once(hits: Sequence[Hits]) -> list[Hits]:
+    """``hits`` less those whose every cited line an earlier one cites: one line of the log
+    read by the signatures of two causes ("DNN library is not found" for a cuDNN not loaded
+    and for one refused) is cited once."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for hit in hits:
+        cited = set(hit.citations)
+        if cited and cited <= seen:
+            continue
+        seen |= cited
+        out.append(hit)
+    return out
+
+
 def _after_install_failure(
     evidence: Evidence,
     by_cause: Mapping[str, list[Hits]],
@@ -540,7 +555,7 @@ def _after_install_failure(
     # is not found" with a refused cuDNN): every pairing cause's lines are the failure's.
     hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())] if failed else []
     if hits:
-        return cite(hits)
+        return cite(_lines_once(hits))
     text = evidence.first_text
     missing = next(
         (
