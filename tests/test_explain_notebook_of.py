@@ -22,6 +22,14 @@ _SHOWN = [
     ("colab", "%env PYTHONPATH=$PYTHONPATH:/content/models/research"),
     # The working directory itself, as a notebook's %cd prints it.
     ("colab", "%cd /content"),
+    # Colab's %tensorflow_version magic's words, and the folder of the image's TensorFlow 1.
+    ("colab", "TensorFlow 1.x selected."),
+    ("colab", "TensorFlow is already loaded. Please restart the runtime to change versions."),
+    (
+        "colab",
+        '  File "/tensorflow-1.15.2/python3.6/tensorflow_core/python/keras/engine/saving.py", '
+        "line 1, in <module>",
+    ),
     # pip naming Colab's own distribution among what is installed.
     (
         "colab",
@@ -92,8 +100,18 @@ def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
         # Asking pip for Colab's package says nothing of where pip runs.
         "pip install google-colab",
         "Collecting google-colab",
+        # The magic run where IPython does not have it.
+        "UsageError: Line magic function `%tensorflow_version` not found.",
     ],
-    ids=["drive-letter", "url", "url-end", "other-folder", "install-asked", "collecting"],
+    ids=[
+        "drive-letter",
+        "url",
+        "url-end",
+        "other-folder",
+        "install-asked",
+        "collecting",
+        "magic-elsewhere",
+    ],
 )
 def test_the_same_words_elsewhere_show_no_notebook(line: str) -> None:
     assert _notebook_of(line, ()) is None
