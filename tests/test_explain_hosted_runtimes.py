@@ -448,6 +448,111 @@ def test_a_failure_after_the_images_tensorflow_is_replaced_is_read_by_what_expla
     assert found.severity is Severity.WARNING
 
 
+#: A kernel's pin, then a script run with Colab's working directory as an option's value and
+#: cuDNN refusing the library the image carries, in cuda_dnn.cc's words.
+_PIN_THEN_CUDNN_REFUSED = (
+    "!pip install tensorflow==2.6.0\n"
+    "Successfully installed tensorflow-2.6.0\n"
+    "!python train.py --model_dir=/content/training\n"
+    "2021-12-01 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded "
+    "runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to "
+    "have matching major version and equal or higher minor version.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "hosted"),
+    [
+        (_PIN_THEN_CUDNN_REFUSED, True),
+        (
+            _PIN_THEN_CUDNN_REFUSED.replace("=/content/training", "=training").replace(
+                "Successfully installed",
+                "google-colab 1.0.0 requires pandas~=1.1.0, but you have pandas 1.3.5 which is "
+                "incompatible.\nSuccessfully installed",
+            ),
+            True,
+        ),
+        (_PIN_THEN_CUDNN_REFUSED.replace("=/content/", "=/home/me/"), False),
+    ],
+    ids=["option-value", "pip-names-google-colab", "own-machine"],
+)
+def test_a_notebook_shown_by_an_options_path_or_pips_words_reads_the_replacement_first(
+    text: str, hosted: bool
+) -> None:
+    report = explained(text)
+    top = top_error(report)
+    refused = finding_of(report, "cudnn-version-mismatch")
+    assert refused is not None
+    if not hosted:
+        assert top.cause == "cudnn-version-mismatch"
+        return
+    assert top.cause == "hosted-tf-replaced" and "Colab" in top.summary
+    assert "Disconnect and delete runtime" in fix_text(top)
+    assert refused.severity is Severity.WARNING
+
+
+#: The image's Keras asking an older TensorFlow installed over the image's for a module it
+#: lacks, in CPython's words, with the Keras frame that asked.
+_KERAS_ASKS = (
+    '  File "/usr/local/lib/python3.10/dist-packages/keras/dtensor/__init__.py", line 22, in '
+    "<module>\n"
+    "    from tensorflow.compat.v2.experimental import dtensor as dtensor_api\n"
+    "ImportError: cannot import name 'dtensor' from 'tensorflow.compat.v2.experimental' "
+    "(/usr/local/lib/python3.10/dist-packages/tensorflow/_api/v2/compat/v2/experimental/"
+    "__init__.py)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "replacement_explains"),
+    [
+        pytest.param(
+            _replaced("2.8.0") + _NOTEBOOK_FRAME + _KERAS_ASKS, True, id="images-keras-left"
+        ),
+        # pip installed a Keras of its own with the TensorFlow: not the image's Keras.
+        pytest.param(
+            _replaced("2.8.0").replace(
+                "Successfully installed tensorflow-2.8.0",
+                "Successfully installed keras-2.9.0 tensorflow-2.8.0",
+            )
+            + _NOTEBOOK_FRAME
+            + _KERAS_ASKS,
+            False,
+            id="keras-installed-too",
+        ),
+        pytest.param(
+            _replaced("2.8.0", head="/home/me/proj\n")
+            + _NOTEBOOK_FRAME.replace("/content/drive/MyDrive/proj", "/home/me/proj")
+            + _KERAS_ASKS,
+            False,
+            id="own-machine",
+        ),
+    ],
+)
+def test_the_images_keras_refusing_the_tensorflow_put_over_it_is_the_replacement(
+    text: str, replacement_explains: bool
+) -> None:
+    report = explained(text)
+    keras = finding_of(report, "keras-version")
+    assert keras is not None
+    if not replacement_explains:
+        assert top_error(report).cause == "keras-version"
+        return
+    top = top_error(report)
+    assert top.cause == "hosted-tf-replaced" and "Colab" in top.summary
+    assert "pip removed TensorFlow 2.15.0 and installed 2.8.0" in top.detail
+    assert "Disconnect and delete runtime" in fix_text(top)
+    assert keras.severity is Severity.WARNING
+
+
+def test_a_line_two_gpu_readings_share_is_cited_once_under_the_replacement() -> None:
+    # "DNN library is not found" is read for a cuDNN not loaded and for one of another release.
+    failed = "  (0) UNIMPLEMENTED:  DNN library is not found.\n"
+    top = top_error(explained(_replaced("2.16.1") + failed))
+    assert top.cause == "hosted-tf-replaced"
+    assert top.detail.count("DNN library is not found") == 1
+
+
 def test_tensorflow_1s_api_gone_is_read_from_pips_removal_of_the_images_release() -> None:
     found = finding_of(
         explained(_tf1_replaced() + _NOTEBOOK_FRAME + _NO_SESSION), "hosted-tf-replaced"

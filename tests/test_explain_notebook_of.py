@@ -17,6 +17,30 @@ _SHOWN = [
     ),
     ("colab", '  File "/content/train.py", line 3, in <module>'),
     ("colab", "Successfully installed tensorflow-2.8.2+zzzcolab20220719082949"),
+    # /content/ as an option's value and in a path list.
+    ("colab", "!python train.py --model_dir=/content/training --alsologtostderr"),
+    ("colab", "%env PYTHONPATH=$PYTHONPATH:/content/models/research"),
+    # The working directory itself, as a notebook's %cd prints it.
+    ("colab", "%cd /content"),
+    # Colab's %tensorflow_version magic's words, and the folder of the image's TensorFlow 1.
+    ("colab", "TensorFlow 1.x selected."),
+    ("colab", "TensorFlow is already loaded. Please restart the runtime to change versions."),
+    (
+        "colab",
+        '  File "/tensorflow-1.15.2/python3.6/tensorflow_core/python/keras/engine/saving.py", '
+        "line 1, in <module>",
+    ),
+    # pip naming Colab's own distribution among what is installed.
+    (
+        "colab",
+        "google-colab 1.0.0 requires pandas~=1.3.5, but you have pandas 2.0.3 which is "
+        "incompatible.",
+    ),
+    (
+        "colab",
+        "Requirement already satisfied: google-colab in /usr/local/lib/python3.10/dist-packages "
+        "(1.0.0)",
+    ),
     ("colab", "WARNING: The following packages were previously imported in this runtime:"),
     (
         "colab",
@@ -61,6 +85,36 @@ def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
     # The words alone are no mark: a user writing of another machine.
     assert _notebook_of("it works on colab, with /kaggle/ datasets", ()) is None
     assert _notebook_of('  File "/home/me/train.py", line 3, in <module>', ()) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A Windows folder of that name, after its drive letter.
+        '  File "C:/content/train.py", line 3, in <module>',
+        # A web address's path.
+        "Downloading https://example.org/content/model.h5",
+        "See https://example.org/content for the model",
+        # A folder that only begins with the word.
+        "ls /contents/",
+        # Asking pip for Colab's package says nothing of where pip runs.
+        "pip install google-colab",
+        "Collecting google-colab",
+        # The magic run where IPython does not have it.
+        "UsageError: Line magic function `%tensorflow_version` not found.",
+    ],
+    ids=[
+        "drive-letter",
+        "url",
+        "url-end",
+        "other-folder",
+        "install-asked",
+        "collecting",
+        "magic-elsewhere",
+    ],
+)
+def test_the_same_words_elsewhere_show_no_notebook(line: str) -> None:
+    assert _notebook_of(line, ()) is None
 
 
 def test_two_notebooks_shown_name_neither() -> None:

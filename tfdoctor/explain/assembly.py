@@ -66,6 +66,7 @@ from tfdoctor.explain.hosted import (
     _nightly_gpu_build,
     _pip_added_beside,
     _settle_hosted_python,
+    keras_left_by_replacement,
     tf1_replaced_by_tf2,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
@@ -1100,13 +1101,16 @@ def _settle_image_build(findings: dict[str, Finding], evidence: Evidence) -> Non
     (hosted-tf-replaced) or is a nightly build (tf-build-regression, an error only in
     TensorFlow's nightly image): the image's libraries are its TensorFlow's. TensorFlow 1's
     API missing is second too where the install replaced the image's TensorFlow 1 with
-    TensorFlow 2 (:func:`tf1_replaced_by_tf2`): the API was there before it."""
+    TensorFlow 2 (:func:`tf1_replaced_by_tf2`): the API was there before it; so is Keras
+    asking the new TensorFlow for what it lacks where the log installs no Keras
+    (:func:`keras_left_by_replacement`): the image's Keras came with the release removed."""
     nightly = findings.get(f"explain.{causes.runtime.TF_BUILD_REGRESSION}")
     replacing = findings.get(f"explain.{causes.hosted.HOSTED_TF_REPLACED}")
     # A replacement observed with no failure after it (a warning) explains no companion's
     # refusal: the companion's finding keeps its rank.
     replaced = replacing is not None and replacing.severity == Severity.ERROR
     api_gone = replaced and tf1_replaced_by_tf2(evidence) is not None
+    keras_left = replaced and keras_left_by_replacement(evidence) is not None
     if replacing is not None or (nightly is not None and nightly.severity == Severity.ERROR):
         # The install, or the nightly image's build, is the cause: the GPU's own finding,
         # whose fix would install CUDA or cuDNN on the image, and (after an install) an
@@ -1117,6 +1121,7 @@ def _settle_image_build(findings: dict[str, Finding], evidence: Evidence) -> Non
                 x.cause in _IMAGE_PAIRING_CAUSES
                 or (replaced and x.cause == causes.software.COMPANION_MISMATCH)
                 or (api_gone and x.cause in TF1_API_GONE)
+                or (keras_left and x.cause == causes.software.KERAS_VERSION)
             ) and x.severity.rank > Severity.WARNING.rank:
                 findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
 

@@ -470,19 +470,71 @@ def _image_tf_removed(text: str) -> Optional[_PipSaid]:
     )
 
 
-def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
-    """The TensorFlow 1 release pip removed and the TensorFlow 2 (or later) one the log shows
-    installed in its place, both as pip printed them: TensorFlow 1's API (``tf.Session``,
-    ``tf.contrib``) was there before the install and is gone after it, so the install, not
-    the code, is why it is missing. None where either release is not shown."""
+def _tf_release_replaced(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The TensorFlow release pip removed (one an image could have shipped:
+    :func:`_image_tf_removed`) and the other release the log shows installed in its place,
+    both as pip printed them. None where either is not shown, or the same release was put
+    back (a local label, ``+zzzcolab...``, names a build of the same release)."""
     removed = _image_tf_removed(evidence.first_text)
     installed = _tf_installed_in_log(evidence) if removed is not None else None
     if removed is None or installed is None or installed[1] is None:
         return None
     before, after = removed.match.group("version"), installed[1]
+    return None if before.split("+")[0] == after else (before, after)
+
+
+def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The TensorFlow 1 release pip removed and the TensorFlow 2 (or later) one the log shows
+    installed in its place, both as pip printed them: TensorFlow 1's API (``tf.Session``,
+    ``tf.contrib``) was there before the install and is gone after it, so the install, not
+    the code, is why it is missing. None where either release is not shown."""
+    replaced = _tf_release_replaced(evidence)
+    if replaced is None:
+        return None
+    before, after = replaced
     if version_key(before)[:1] != (1,) or version_key(after)[:1] < (2,):
         return None
-    return before, after
+    return replaced
+
+
+#: Keras by its PEP 503 name: the standalone package an image ships beside its TensorFlow
+#: (TensorFlow 2.6 to 2.15 take their tf.keras from it).
+_KERAS = "keras"
+
+
+def keras_left_by_replacement(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The TensorFlow release pip removed and the other one it installed in its place
+    (:func:`_tf_release_replaced`), where the log shows no Keras installed (pip's
+    "Collecting keras...", its "Successfully installed" lists, an install run in the kernel):
+    the Keras there is the one installed with the removed release, so a Keras asking the new
+    TensorFlow for what it lacks was left behind by the replacement. None otherwise."""
+    replaced = _tf_release_replaced(evidence)
+    if replaced is None or _KERAS in evidence.kernel_installs:
+        return None
+    text = evidence.first_text
+    for said in read_pip_lines(text, PipKind.COLLECTING, PipKind.INSTALLED):
+        if said.kind is PipKind.INSTALLED:
+            named = set(installed_items(said.rest))
+        else:
+            named = {normalize_name(re.split(r"[\s<>=!~\[;(]", said.rest.strip(), maxsplit=1)[0])}
+        if _KERAS in named:
+            return None
+    return replaced
+
+
+def _lines_once(hits: Sequence[Hits]) -> list[Hits]:
+    """``hits`` less those whose every cited line an earlier one cites: one line of the log
+    read by the signatures of two causes ("DNN library is not found" for a cuDNN not loaded
+    and for one refused) is cited once."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for hit in hits:
+        cited = set(hit.citations)
+        if cited and cited <= seen:
+            continue
+        seen |= cited
+        out.append(hit)
+    return out
 
 
 def _after_install_failure(
@@ -503,7 +555,7 @@ def _after_install_failure(
     # is not found" with a refused cuDNN): every pairing cause's lines are the failure's.
     hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())] if failed else []
     if hits:
-        return cite(hits)
+        return cite(_lines_once(hits))
     text = evidence.first_text
     missing = next(
         (
@@ -555,7 +607,16 @@ def _refused_after_install(
     symptom's own finding. None where neither is held for an error."""
     api_gone = any(f"explain.{c}" in findings for c in TF1_API_GONE)
     tf1 = tf1_replaced_by_tf2(evidence) if api_gone else None
-    symptoms = [causes.software.COMPANION_MISMATCH, *(TF1_API_GONE if tf1 is not None else ())]
+    keras = (
+        keras_left_by_replacement(evidence)
+        if f"explain.{causes.software.KERAS_VERSION}" in findings
+        else None
+    )
+    symptoms = [
+        causes.software.COMPANION_MISMATCH,
+        *(TF1_API_GONE if tf1 is not None else ()),
+        *((causes.software.KERAS_VERSION,) if keras is not None else ()),
+    ]
     for cause in symptoms:
         found = findings.get(f"explain.{cause}")
         if found is None or found.severity.rank < Severity.ERROR.rank:
@@ -568,6 +629,12 @@ def _refused_after_install(
             return (
                 f"{said}\nA companion refuses the TensorFlow installed: the image's own "
                 "companions are built for the image's TensorFlow release."
+            )
+        if cause == causes.software.KERAS_VERSION:
+            assert keras is not None  # (Keras is a symptom only with it)
+            return (
+                f"{said}\nThe image's Keras came with its TensorFlow: pip removed TensorFlow "
+                f"{keras[0]} and installed {keras[1]}, and installed no Keras in step with it."
             )
         assert tf1 is not None  # (the TensorFlow 1 causes are symptoms only with it)
         return (

@@ -963,13 +963,40 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # pip on Colab's runtime also looks in Colab's own wheel index and says so first
     # ("Looking in indexes: https://pypi.org/simple,
     # https://us-python.pkg.dev/colab-wheels/public/simple/", from the runtime's pip
-    # configuration): the repository is Colab's.
+    # configuration): the repository is Colab's. /content (the runtime's working directory,
+    # itself or a path under it: ``%cd /content``) counts where a path starts, also
+    # as an option's value (``--model_dir=/content/training``) or in a path list
+    # (``PYTHONPATH=$PYTHONPATH:/content/models/research``), not after a drive letter
+    # (``C:/content/``, a Windows folder). pip naming Colab's own distribution installed
+    # (``google-colab``, colabtools' setup.py) in its resolver's conflicts ("google-colab 1.0.0
+    # requires ...", pip's "{name} {version} requires {req}, but you have ...") or as
+    # already there shows the package the runtime imports from, as its files in a traceback do.
+    # Colab's %tensorflow_version magic (google/colab/_tensorflow_magics.py) prints
+    # "TensorFlow 1.x selected." or "TensorFlow is already loaded. Please restart the runtime to
+    # change versions."; while the image carried TensorFlow 1 beside 2, the magic put the 1.x
+    # release's own folder, /tensorflow-1.15.0/python3.6, on sys.path, and its files show in
+    # tracebacks. The magic's line in a cell is no mark: pasted elsewhere, IPython refuses it.
     _Notebook(
         "colab",
-        ("content/", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
+        (
+            "/content",
+            "colab",
+            "this runtime",
+            "crashed for an unknown",
+            "lib64-nvidia",
+            ".x selected",
+            "/tensorflow-1.",
+            "restart the runtime to change",
+        ),
         re.compile(
-            r"\bgoogle[./]colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
+            r"\bgoogle[./]colab\b|(?:^|[\s\"'(=]|(?<!\b[A-Za-z]):)/content(?:/|(?=[\s\"')]|\Z))"
+            r"|\d\+zzzcolab\d"
+            r"|\bgoogle-colab \d[\w.]{0,20} requires\b"
+            r"|Requirement already satisfied: google-colab\b"
             r"|previously imported in this runtime:"
+            r"|^TensorFlow [12]\.x selected\.|\nTensorFlow [12]\.x selected\."
+            r"|TensorFlow is already loaded\. Please restart the runtime to change versions"
+            r"|(?:^|[\s\"'(])/tensorflow-1\.\d{1,3}\.\d{1,3}/python3\.\d{1,3}/"
             r"|(?:^|\n)Your \w+ crashed for an unknown reason"
             r"|(?:^|[\s:=])/usr/lib64-nvidia(?:/|:|\s|$)"
             r"|\bus-python\.pkg\.dev/colab-wheels/"
