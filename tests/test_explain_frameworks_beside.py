@@ -1,12 +1,14 @@
 """TensorFlow beside PyTorch and JAX in one program: XLA's convolution autotuner failing every
-cuDNN algorithm where another framework took the GPU's memory, and the ranked candidates it
-shares with a cuDNN handle that fails to start."""
+cuDNN algorithm where another framework took the GPU's memory (the ranked candidates it shares
+with a cuDNN handle that fails to start), and a library's refusal of Keras 3 read whole where a
+paste wrapped it."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
+from tfdoctor.evidence.traceback import read_tracebacks, rejoin_wrapped_messages
 
 #: XLA's strict autotuner failure as JAX raises it (XlaRuntimeError; older jaxlib a plain
 #: RuntimeError), and as TensorFlow's XLA does, each followed by the HLO it printed.
@@ -44,3 +46,71 @@ def test_conv_algorithm_picker_warning_alone_is_no_failure() -> None:
         "Convolution performance may be suboptimal.\n"
     )
     assert finding_of(explained(text), "gpu-library-init-failed") is None
+
+
+#: Transformers' refusal of Keras 3 (modeling_tf_utils.py, from 4.39), one line as Python prints it.
+_REFUSAL = (
+    "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet "
+    "supported in Transformers. Please install the backwards-compatible tf-keras package "
+    "with `pip install tf-keras`."
+)
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        pytest.param("Keras 3, ", id="after-a-comma"),
+        pytest.param("Keras is ", id="after-a-word-no-sentence-ends-on"),
+        pytest.param("backwards-", id="inside-a-hyphenated-word"),
+    ],
+)
+def test_a_message_wrapped_mid_sentence_is_read_whole(cut: str) -> None:
+    at = _REFUSAL.index(cut) + len(cut)
+    head, rest = _REFUSAL[:at].rstrip(), _REFUSAL[at:]
+    text = f"{head}\n{rest}\n"
+    assert rejoin_wrapped_messages(text).split("\n")[0] == _REFUSAL
+    (tb,) = read_tracebacks(text)
+    assert tb.message == _REFUSAL.split(": ", 1)[1]
+    assert top_error(explained(text)).cause == "tf-keras-missing"
+
+
+def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:
+    # A paste that kept the refusal's first sentence only, wrapped after its comma.
+    text = (
+        "ValueError: Your currently installed version of Keras is Keras 3,\n"
+        "but this is not yet supported in Transformers.\n"
+    )
+    assert top_error(explained(text)).cause == "tf-keras-missing"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A message that ends a sentence, a repr or a word a sentence may end on: what follows
+        # is another program's output or the writer's own words.
+        pytest.param(
+            "ModuleNotFoundError: No module named 'tf_keras'\nI installed it with pip,\n",
+            id="after-a-quote",
+        ),
+        pytest.param(
+            "ImportError: /lib/x86_64-linux-gnu/libm.so.6: version `GLIBC_2.29' not found\n"
+            "libc6 is already the newest version (2.27-3ubuntu1.5).\n",
+            id="after-a-word",
+        ),
+        pytest.param(
+            "ValueError: Shapes (None, 1) and (None, 10) are incompatible with\n"
+            '  File "train.py", line 3, in <module>\n',
+            id="a-frame-below",
+        ),
+        pytest.param(
+            "RuntimeError: the kernel failed for\n"
+            "W0612 10:00:00.000000 140 gpu_timer.cc:114] Skipping the delay kernel\n",
+            id="a-log-line-below",
+        ),
+        pytest.param(
+            "ValueError: cannot reshape the tensor of\nmodel.fit(x, y)\n", id="code-below"
+        ),
+    ],
+)
+def test_lines_that_do_not_go_on_the_message_stay_apart(text: str) -> None:
+    assert rejoin_wrapped_messages(text) is text
