@@ -1,13 +1,15 @@
 """TensorFlow beside PyTorch and JAX in one program: XLA's convolution autotuner failing every
 cuDNN algorithm where another framework took the GPU's memory (the ranked candidates it shares
 with a cuDNN handle that fails to start), and a library's refusal of Keras 3 read whole where a
-paste wrapped it."""
+paste wrapped it; a native backtrace of TensorFlow's import running another framework's
+library."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
+from tfdoctor.evidence.backtrace import read_native_frames
 from tfdoctor.evidence.traceback import read_tracebacks, rejoin_wrapped_messages
 
 #: XLA's strict autotuner failure as JAX raises it (XlaRuntimeError; older jaxlib a plain
@@ -114,3 +116,73 @@ def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:
 )
 def test_lines_that_do_not_go_on_the_message_stay_apart(text: str) -> None:
     assert rejoin_wrapped_messages(text) is text
+
+
+#: An installed package's folder, as a virtual environment's paths show it.
+_SITE = "/home/u/venv/lib/python3.8/site-packages"
+
+
+def _gdb_frames(*frames: tuple[str, str]) -> str:
+    """A gdb backtrace of frames without debugging information (``function``, ``library``),
+    innermost first, each frame's ``from`` wrapped onto its own line as gdb does."""
+    return "".join(
+        f"#{n}  0x00007f0000{n:06x} in {function} ()\n   from {library}\n"
+        for n, (function, library) in enumerate(frames)
+    )
+
+
+#: TensorFlow's static initialiser and the frames it called, outermost last.
+_TF_INIT = (
+    ("tensorflow::port::InitMain()", f"{_SITE}/tensorflow/python/../libtensorflow_framework.so.2"),
+    ("_GLOBAL__sub_I_port.cc", f"{_SITE}/tensorflow/python/../libtensorflow_framework.so.2"),
+    ("call_init", "/lib64/ld-linux-x86-64.so.2"),
+    ("_dl_open", "/lib64/ld-linux-x86-64.so.2"),
+)
+
+
+def test_frames_are_read_innermost_first_with_their_libraries() -> None:
+    text = _gdb_frames(("memcpy", "/lib/x86_64-linux-gnu/libc.so.6"), *_TF_INIT)
+    text += "#5  0x0000000000401000 in main (argc=1, argv=0x7ffd) at main.c:10\n"
+    frames = read_native_frames(text)
+    assert [f.number for f in frames] == [0, 1, 2, 3, 4, 5]
+    assert [f.package for f in frames[:3]] == [None, "tensorflow", "tensorflow"]
+    assert [f.initialiser for f in frames[:3]] == [False, False, True]
+    assert frames[5].library == ""
+
+
+def test_another_packages_library_inside_tensorflows_initialisers_is_the_import_order() -> None:
+    text = _gdb_frames(
+        ("std::__once_callable", f"{_SITE}/jaxlib/xla_extension.so"),
+        ("__pthread_once_slow", "/lib/x86_64-linux-gnu/libpthread.so.0"),
+        *_TF_INIT,
+    )
+    top = top_error(explained(text))
+    assert top.cause == "import-order-conflict"
+    fix = fix_text(top)
+    assert "Import TensorFlow first" in fix and "jaxlib" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Only the system's libraries inside TensorFlow's initialisers: no other package.
+        pytest.param(
+            _gdb_frames(("memcpy", "/lib/x86_64-linux-gnu/libc.so.6"), *_TF_INIT), id="system"
+        ),
+        # The other package's code is outer to TensorFlow's (it loaded TensorFlow), and no
+        # initialiser of TensorFlow's runs it.
+        pytest.param(
+            _gdb_frames(
+                ("tensorflow::Status::Status()", f"{_SITE}/tensorflow/libtensorflow_cc.so.2"),
+                ("torch::jit::load", f"{_SITE}/torch/lib/libtorch_cpu.so"),
+            ),
+            id="no-initialiser",
+        ),
+        pytest.param(
+            _gdb_frames(*_TF_INIT, ("at::native::add", f"{_SITE}/torch/lib/libtorch_cpu.so")),
+            id="other-package-outer",
+        ),
+    ],
+)
+def test_a_stack_without_another_library_inside_the_import_is_no_import_order(text: str) -> None:
+    assert finding_of(explained(text), "import-order-conflict") is None

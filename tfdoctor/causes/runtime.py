@@ -290,8 +290,12 @@ CAUSES: Mapping[str, Cause] = dict(
             "import then trips on: TensorFlow 1.x writes the Python wrappers of ops loaded at "
             "run time with a C++ stream, and where that stream fails in the process its float "
             "defaults come out empty ('eye_separation=, mu=,'), so the wrapper does not "
-            "compile. Importing TensorFlow first avoids it.",
+            "compile; and a native library loaded first that exports a symbol TensorFlow's "
+            "library also uses (C++ runtime code such as std::call_once's) has TensorFlow's "
+            "bound to its copy, which crashes in TensorFlow's static initialisers as its "
+            "library loads. Importing TensorFlow first avoids it.",
             "https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/python/framework/python_op_gen.cc",
+            "https://github.com/tensorflow/tensorflow/issues/13615",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/framework/python_op_gen.cc",
         ),
         define(
