@@ -624,7 +624,9 @@ def _message_rest(text: str, end: int) -> list[str]:
     """The lines after the exception line ending at ``end`` that go on its message, which the
     line left inside a sentence (:data:`_CUT_MESSAGE`); [] where none does."""
     out: list[str] = []
-    line = text[text.rfind("\n", 0, end) + 1 : end]
+    # Only the line's end is asked (its last word): read back a little way, not to its start.
+    tail = text[max(0, end - 200) : end]
+    line = tail[tail.rfind("\n") + 1 :]
     pos = end + 1
     while len(out) < WRAPPED_LINES and pos < len(text):
         stop = text.find("\n", pos)
@@ -656,13 +658,16 @@ def rejoin_wrapped_messages(text: str) -> str:
     if ": " not in text:
         return text
     lines: Optional[list[str]] = None
+    line_no, counted = 0, 0  # lines counted from the last join on: one pass over the text
     for match in _CUT_MESSAGE.finditer(text):
         rest = _message_rest(text, match.end())
         if not rest:
             continue
         if lines is None:
             lines = text.split("\n")
-        lines[text.count("\n", 0, match.start())] = _joined(match.group(0), rest)
+        line_no += text.count("\n", counted, match.start())
+        counted = match.start()
+        lines[line_no] = _joined(match.group(0), rest)
     return text if lines is None else "\n".join(lines)
 
 
