@@ -290,8 +290,12 @@ CAUSES: Mapping[str, Cause] = dict(
             "import then trips on: TensorFlow 1.x writes the Python wrappers of ops loaded at "
             "run time with a C++ stream, and where that stream fails in the process its float "
             "defaults come out empty ('eye_separation=, mu=,'), so the wrapper does not "
-            "compile. Importing TensorFlow first avoids it.",
+            "compile; and a native library loaded first that exports a symbol TensorFlow's "
+            "library also uses (C++ runtime code such as std::call_once's) has TensorFlow's "
+            "bound to its copy, which crashes in TensorFlow's static initialisers as its "
+            "library loads. Importing TensorFlow first avoids it.",
             "https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/python/framework/python_op_gen.cc",
+            "https://github.com/tensorflow/tensorflow/issues/13615",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/framework/python_op_gen.cc",
         ),
         define(
@@ -901,6 +905,29 @@ XLA_FUSED_CUDNN_CANDIDATE: Final = (
 )
 
 
+#: The memory candidate where XLA's convolution autotuner found no cuDNN algorithm it could run
+#: (what it is, what tells it apart, its fix): the autotuner runs every algorithm with scratch
+#: memory of its own, which memory another framework in the process took at start leaves it
+#: without (jax-ml/jax#9454: TensorFlow, loaded first for its data sets, then JAX). JAX's page
+#: on GPU memory names running GPU TensorFlow beside it as such a cause, and the settings that
+#: keep each framework from taking the memory at start.
+#: https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
+#: https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth
+XLA_CONV_MEMORY_CANDIDATE: Final = (
+    "the GPU's memory was already taken when XLA tried the convolution's cuDNN algorithms: by "
+    "another process, or by another framework in the same program (TensorFlow maps nearly all "
+    "of the free memory when it starts unless memory growth is on; JAX preallocates 75 % of "
+    "the GPU when it makes its first array)",
+    "`nvidia-smi` shows the memory in use and the processes holding it; the convolution runs "
+    "once no framework takes the memory at start (TF_FORCE_GPU_ALLOW_GROWTH=true for "
+    "TensorFlow, XLA_PYTHON_CLIENT_PREALLOCATE=false for JAX)",
+    "stop the other processes; where TensorFlow and JAX share the program, set "
+    "TF_FORCE_GPU_ALLOW_GROWTH=true (or, where TensorFlow only loads the data, hide the GPU "
+    "from it with tf.config.set_visible_devices([], 'GPU') before its first op) and "
+    "XLA_PYTHON_CLIENT_PREALLOCATE=false before either is imported",
+)
+
+
 def gpu_library_ranking(
     order: Sequence[str] = ("memory",), without: Sequence[str] = ()
 ) -> tuple[str, ...]:
@@ -921,6 +948,7 @@ def _candidate_words(
     newer: Optional[tuple[str, str, str]] = None,
     build_libs: str = "",
     version: Optional[tuple[str, str, str]] = None,
+    memory: Optional[tuple[str, str, str]] = None,
 ) -> tuple[str, str, str]:
     """One candidate's (what it is, what tells it apart, its fix), fitted to the evidence."""
     candidate = GPU_LIBRARY_INIT_CANDIDATES[key]
@@ -933,6 +961,8 @@ def _candidate_words(
         tell = f"{build_libs}; {tell}"
     if key == "gpu-newer" and newer is not None:
         what, tell, fix = newer
+    if key == "memory" and memory is not None:
+        what, tell, fix = memory
     return what, tell, fix
 
 
@@ -950,6 +980,7 @@ def gpu_library_init_fix(
     without: Sequence[str] = (),
     build_libs: str = "",
     version: Optional[tuple[str, str, str]] = None,
+    memory: Optional[tuple[str, str, str]] = None,
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
@@ -959,18 +990,21 @@ def gpu_library_init_fix(
     CUDA (causes.gpu.gpu_newer_candidate), else the general one; ``without``: candidates the
     evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known;
     ``version``: the version candidate's own words where the failure says more of it
-    (:data:`XLA_FUSED_CUDNN_CANDIDATE`)."""
+    (:data:`XLA_FUSED_CUDNN_CANDIDATE`); ``memory``: the memory candidate's, likewise
+    (:data:`XLA_CONV_MEMORY_CANDIDATE`)."""
     ranked = gpu_library_ranking(order, without)
     commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
     if len(ranked) == 1:
         # The evidence rules out every other candidate (a library's ALLOC_FAILED status): no
         # ranking to give, the one candidate and its test.
-        what, tell, fix = _candidate_words(m, ranked[0], driver_runs, newer, build_libs, version)
+        what, tell, fix = _candidate_words(
+            m, ranked[0], driver_runs, newer, build_libs, version, memory
+        )
         lead = f"The evidence shows {' and '.join(shown)}, which leaves" if shown else "There is"
         return Fix(f"{lead} one candidate: {what} ({tell}); if so, {fix}.", commands)
     steps = []
     for number, key in enumerate(ranked, 1):
-        what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs, version)
+        what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs, version, memory)
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
     why = (
         f"The evidence shows {' and '.join(shown)}: "

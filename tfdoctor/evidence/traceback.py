@@ -345,9 +345,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
             built = tuple(_frame(m, text) for m in frames)
             line_start = text.rfind("\n", 0, pos) + 1
-            message = (match.group("message") or "").strip()
-            if _KERAS_WRAPPED.search(message):
-                message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
+            message = _message_of(match, text)
             statement, importers, typed, printed = (
                 ("", (), False, False)
                 if built
@@ -397,6 +395,17 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
         if cut is not None:
             out.append(cut)
     return _bare_messages(text, where, out)
+
+
+def _message_of(match: re.Match[str], text: str) -> str:
+    """The message of the exception line ``match`` of ``text``, with what the lines below hold
+    of it: the rest of a sentence a paste wrapped, the exception a Keras layer's words wrap."""
+    message = (match.group("message") or "").strip()
+    if message and _CUT_MESSAGE.match(match.group(0)) is not None:
+        message = _joined(message, _message_rest(text, match.end()))
+    if _KERAS_WRAPPED.search(message):
+        message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
+    return message
 
 
 def _cut_traceback(
@@ -568,6 +577,98 @@ def _wrapped_cause(text: str, end: int) -> str:
             break
         pos = stop + 1
     return " ".join(out)[:WRAPPED_READ]
+
+
+#: An exception's line (``ValueError: ...``) whose message stops inside a sentence: not after a
+#: sentence's end, a colon (a block follows: XLA's HLO, a list), a quote or a bracket (Python's
+#: reprs end so: ``No module named 'x'``). Python prints a message on one line unless it holds
+#: line breaks; a paste that wrapped it (a narrow box, an editor's soft wrap copied) leaves the
+#: rest on the lines below.
+_CUT_MESSAGE = re.compile(
+    r"^[ \t]*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): [^\n]*[^\s.!?:'\"`)\]}>]$",
+    re.MULTILINE,
+)
+#: A line that can be the rest of a wrapped sentence: words at the line's start (no indent, as
+#: a frame's or code's; no digit, as a log line's time), not Python's own lines around a
+#: traceback, another exception's line, a TensorFlow log line (``W0612 ...``), a path, code (a
+#: call, an assignment) or a shell prompt.
+_SENTENCE_REST = re.compile(
+    r"(?!(?:Traceback|During handling|The above exception)\b)"
+    r"(?!(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)\b)"
+    r"(?![IWEF]\d{4}\b)(?![\w.]*\()(?!\w+ = )(?!\S*[/\\])"
+    r"[A-Za-z`'\"][^\n=]*$"
+)
+#: Words that never end an English sentence: a line ending in one goes on in the next.
+_GOES_ON_WORDS = frozenset(
+    {"a", "an", "the", "of", "in", "to", "for", "with", "and", "or", "but", "is", "are", "was"}
+    | {"were", "be", "not", "that", "than", "by", "on", "at", "from", "as", "this", "these"}
+    | {"your", "its", "their"}
+)
+#: How many lines a wrapped message is read across, and how much of it.
+WRAPPED_LINES = 6
+
+
+def _goes_on(line: str, after: str) -> bool:
+    """Whether ``after`` is the rest of the sentence ``line`` (a message cut mid-sentence)
+    stopped in: a line of words after a comma, a hyphen or a word no sentence ends on. (A line
+    in lower case after any other word may be another program's: apt's ``libc6 is already the
+    newest version`` below a loader's error.)"""
+    if _SENTENCE_REST.match(after) is None:
+        return False
+    last = line.rstrip()
+    words = last.rsplit(None, 1)
+    return last.endswith((",", ";", "-")) or (bool(words) and words[-1] in _GOES_ON_WORDS)
+
+
+def _message_rest(text: str, end: int) -> list[str]:
+    """The lines after the exception line ending at ``end`` that go on its message, which the
+    line left inside a sentence (:data:`_CUT_MESSAGE`); [] where none does."""
+    out: list[str] = []
+    # Only the line's end is asked (its last word): read back a little way, not to its start.
+    tail = text[max(0, end - 200) : end]
+    line = tail[tail.rfind("\n") + 1 :]
+    pos = end + 1
+    while len(out) < WRAPPED_LINES and pos < len(text):
+        stop = text.find("\n", pos)
+        after = text[pos : stop if stop >= 0 else len(text)].rstrip()
+        if not _goes_on(line, after):
+            break
+        out.append(after)
+        if _CUT_MESSAGE.match(after) is None and after[-1:] in ".!?:'\")]}>`":
+            break  # the sentence ended
+        line, pos = after, (stop + 1 if stop >= 0 else len(text))
+        if stop < 0:
+            break
+    return out
+
+
+def _joined(line: str, rest: Sequence[str]) -> str:
+    """``line`` with the pieces of its message a wrap put below (``rest``) joined on, a word cut
+    at a hyphen joined without a blank."""
+    out = line.rstrip()
+    for piece in rest:
+        out = f"{out}{piece}" if out.endswith("-") else f"{out} {piece}"
+    return out[: len(line) + WRAPPED_READ]
+
+
+def rejoin_wrapped_messages(text: str) -> str:
+    """``text`` with each exception line whose message a paste wrapped mid-sentence joined
+    with the rest of that sentence, from the lines below (which stay: the lines stay as
+    many); ``text`` itself where none was wrapped."""
+    if ": " not in text:
+        return text
+    lines: Optional[list[str]] = None
+    line_no, counted = 0, 0  # lines counted from the last join on: one pass over the text
+    for match in _CUT_MESSAGE.finditer(text):
+        rest = _message_rest(text, match.end())
+        if not rest:
+            continue
+        if lines is None:
+            lines = text.split("\n")
+        line_no += text.count("\n", counted, match.start())
+        counted = match.start()
+        lines[line_no] = _joined(match.group(0), rest)
+    return text if lines is None else "\n".join(lines)
 
 
 #: The messages Python's import system and attribute lookup print, alone on a line: what a user

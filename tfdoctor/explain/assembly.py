@@ -83,7 +83,7 @@ from tfdoctor.explain.libraries import (
     _windows_gpu_archive,
 )
 from tfdoctor.explain.modules import requested_findings
-from tfdoctor.explain.native import _native_import_cut
+from tfdoctor.explain.native import _interleaved_import, _native_import_cut
 from tfdoctor.explain.network import _cert_path_candidate, _retried_only
 from tfdoctor.explain.nightlies import nightly_own_name_finding
 from tfdoctor.explain.notebooks import _kernel_python, _reticulate_python, _settle_kernel_install
@@ -992,6 +992,7 @@ def explain(
         multi_backend_keras_finding(evidence.first_text, evidence.tracebacks, machine),
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         *_native_import_cut(evidence, revealed, machine, findings.values()),
+        _interleaved_import(evidence.first_text, findings.values()),
         cut_import_finding(
             cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
         ),

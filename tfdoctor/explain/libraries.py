@@ -817,7 +817,15 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             version=causes.runtime.XLA_FUSED_CUDNN_CANDIDATE,
         )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m, rank.order, rank.shown, rank.driver_runs, rank.newer, rank.without, rank.build_libs
+        m,
+        rank.order,
+        rank.shown,
+        rank.driver_runs,
+        rank.newer,
+        rank.without,
+        rank.build_libs,
+        # XLA's autotuner failing every algorithm: memory taken by a framework beside it too.
+        memory=causes.runtime.XLA_CONV_MEMORY_CANDIDATE if ids & _CONV_PICKER else None,
     )
 
 
@@ -978,6 +986,8 @@ def _memory_taken(r: Revealed) -> str:
 _NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing", "dnn-support-not-created"})
 #: XLA's autotuner with no cuDNN configuration for a fused operation.
 _NO_FUSED_ENGINE = frozenset({"autotuner-no-cudnn-config"})
+#: XLA's convolution autotuner failing every cuDNN algorithm it tried (its own words raised).
+_CONV_PICKER = frozenset({"xla-conv-algorithm-picker-failed"})
 
 
 def _windows_gpu_archive(evidence: Evidence, machine: Machine) -> Optional[Finding]:

@@ -8,11 +8,12 @@ from collections.abc import Iterable, Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.backtrace import read_native_frames
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import group, program_refused
 from tfdoctor.explain.libraries import gpu_dll_candidate
-from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.modules import TF_OWN, TF_PACKAGES
 from tfdoctor.explain.revealed import _HDFS_LIBRARIES, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -815,3 +816,40 @@ def _native_import_cut(
             ),
         )
     return ()
+
+
+def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding]:
+    """A native backtrace (gdb's) of TensorFlow's import: TensorFlow's static initialisers on
+    the stack, running code of another installed package's library inner to them. The loader
+    bound a symbol of TensorFlow's library to that library's copy (one loaded first into the
+    process exports it: tensorflow#13615, PyTorch 0.2's libTHC and std::call_once), so the
+    package imported before TensorFlow breaks TensorFlow's import. None where the stack shows
+    no such thing or the log's own words already name the import order."""
+    conflict = f"explain.{causes.runtime.IMPORT_ORDER_CONFLICT}"
+    if any(x.id == conflict for x in found):
+        return None
+    frames = read_native_frames(text)
+    start = next(
+        (i for i, f in enumerate(frames) if f.initialiser and f.package in TF_PACKAGES), None
+    )
+    if start is None:
+        return None
+    inner = [f for f in frames[:start] if f.package is not None and f.package not in TF_OWN]
+    if not inner:
+        return None
+    others = tuple(dict.fromkeys(str(f.package) for f in reversed(inner)))
+    shown = "; ".join(
+        f"#{f.number} {f.library.rsplit('/', 1)[-1]} ({f.package})"
+        for f in (inner[0], frames[start])
+    )
+    return causes.finding(
+        conflict,
+        Severity.ERROR,
+        causes.runtime.IMPORT_ORDER_CONFLICT,
+        f"TensorFlow's import ran into {', '.join(others)}'s native code, loaded before it",
+        f"The native backtrace shows TensorFlow's static initialisers, which run as its "
+        f"library loads during `import tensorflow`, calling code of a library another package "
+        f"loaded first ({shown}): TensorFlow's library was bound to that library's copy of a "
+        "symbol, and the import crashed in it. Imported first, TensorFlow binds its own.",
+        causes.runtime.import_order_fix(others),
+    )

@@ -127,6 +127,7 @@ from tfdoctor.evidence.traceback import (
     module_origins,
     read_python_shown,
     read_tracebacks,
+    rejoin_wrapped_messages,
 )
 from tfdoctor.explain.cpu_machine import gpu_wanted
 from tfdoctor.explain.reader import LogText
@@ -715,7 +716,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         shaped.folded = folded
         # Node's addon path, on a line of its own below Windows' reason, joins that line (the
         # lines stay as many; the signatures read the joined ones, the readers the block's).
-        text: str = rejoin_addon_paths(shaped)
+        # So does the rest of an exception's message a paste wrapped mid-sentence.
+        text: str = rejoin_wrapped_messages(rejoin_addon_paths(shaped))
         if text is not shaped:
             shapes, distinct, counts, folded = _block_shapes(text, foldable)
         _read_block(evidence, block, shaped)
