@@ -10,8 +10,11 @@ from types import ModuleType
 import pytest
 
 from tests.scripts import load_script
+from tfdoctor.keras_api import keras_api
+from tfdoctor.matrix import version_key
 from tfdoctor.scan import api
 from tfdoctor.scan.api import Signatures, keras_keyword_releases
+from tfdoctor.scan.rules import load_rules
 
 
 def _load_script() -> ModuleType:
@@ -161,3 +164,40 @@ def test_the_shipped_files_hold_what_the_wheels_say(name: str, keyword: str, spa
 
 def test_a_name_no_keras_serves_is_not_answered() -> None:
     assert keras_keyword_releases("tf.reduce_max", "keepdims") is None
+
+
+# --- the hand-written rows, against what the wheels say ----------------------------------------
+
+
+def test_the_hand_written_optimizer_rows_agree_with_the_wheels() -> None:
+    # keras_api.yaml's optimizer_arguments: an optimizer keyword taken from a Keras release
+    # on. Every listed release at or after it whose optimizer the listings read takes it.
+    checked = 0
+    for kwarg, added_in in keras_api().optimizer_arguments.items():
+        for name in ("keras.optimizers.SGD", "keras.optimizers.Adam", "keras.optimizers.RMSprop"):
+            read = api.keras_signatures_of(name)
+            later = [x for x in read if version_key(x) >= version_key(added_in)]
+            assert later and all(kwarg in read[x] for x in later), (kwarg, name)
+            checked += 1
+    assert checked
+
+
+def test_the_keras_3_keyword_rules_agree_with_the_wheels() -> None:
+    # scan_rules.yaml's rules of a keyword Keras 3 no longer takes (removed with TensorFlow's
+    # first Keras 3 line), for a class the listings read: the first Keras 3 does not take it.
+    first_keras3 = min(
+        (r for r in api.keras_releases("keras") if r.startswith("3.")), key=version_key
+    )
+    checked = 0
+    for rule in load_rules().rules:
+        if rule.kind != "removed" or not rule.kwarg or rule.kwarg_value is not None:
+            continue
+        if rule.release_key[:2] != (2, 16):
+            continue
+        for name in rule.api:
+            read = api.keras_signatures_of(name)
+            if read.get(first_keras3, {api.KWARGS_MARK}) & {api.KWARGS_MARK}:
+                continue  # not a class the listings read (a module), or **kwargs left open
+            assert rule.kwarg not in read[first_keras3], (rule.id, name)
+            checked += 1
+    assert checked

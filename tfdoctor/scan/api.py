@@ -929,20 +929,31 @@ KERAS_PREFIXES = (
 )
 
 
+def keras_listed(name: str) -> Optional[tuple[str, str]]:
+    """(The Keras distribution whose signature listings hold ``name``, the name as they write
+    it) for ``keras.X``, ``tf.keras.X`` and ``tf_keras.X``; None for a name no Keras serves."""
+    for prefix, dist, written in KERAS_PREFIXES:
+        if name.startswith(prefix):
+            return dist, written + name[len(prefix) :]
+    return None
+
+
+@functools.cache
+def keras_signatures_of(name: str) -> dict[str, frozenset[str]]:
+    """:meth:`Signatures.of` of the Keras release listings for ``name`` (as
+    :func:`keras_listed` maps it): release -> the keywords it takes; empty for a name no
+    Keras serves."""
+    listed = keras_listed(name)
+    return load_keras_signatures(listed[0]).of(listed[1]) if listed is not None else {}
+
+
 def keras_keyword_releases(name: str, keyword: str) -> Optional[KeywordReleases]:
     """The Keras releases whose public callable ``name`` (``keras.layers.LSTM``,
     ``tf.keras.layers.LSTM``, ``tf_keras.layers.LSTM``) exists with its parameters read, and
     those of them that take ``keyword``, from the bundled Keras signature listings; its
     ``known`` are the releases of the distribution that serves the name (``keras`` 2.6 to
     3.x, or ``tf-keras``). None for a name no Keras distribution serves."""
-    for prefix, dist, written in KERAS_PREFIXES:
-        if name.startswith(prefix):
-            listed = written + name[len(prefix) :]
-            return _keras_keyword(dist, listed, keyword)
-    return None
-
-
-@functools.cache
-def _keras_keyword(dist: str, name: str, keyword: str) -> KeywordReleases:
-    signatures = load_keras_signatures(dist)
-    return signatures.keyword(name, keyword)
+    listed = keras_listed(name)
+    if listed is None:
+        return None
+    return _dated(name, keyword, load_keras_signatures(listed[0]).lines, keras_signatures_of(name))
