@@ -2,6 +2,7 @@
 
 Usage: python scripts/gen_scan_signatures.py [--wheel-dir DIR] [--check]
        python scripts/gen_scan_signatures.py --wheel PATH [--wheel PATH ...] [--check]
+       python scripts/gen_scan_signatures.py --keras {keras,tf-keras} [--wheel-dir DIR] [--check]
 
 For each TensorFlow line the bundled matrix knows from 2.0, and each 1.x line on PyPI from
 1.9 (the first whose wheel generates its API as files), the newest patch of each (the Linux
@@ -24,6 +25,14 @@ Every line is kept in ``tfdoctor/scan/signature_lines.txt`` with the layout of
 ``api_lines.txt`` (:func:`tfdoctor.scan.api.pack`): the newest line in full, each older line
 as its differences from the next. The whole wheels are read (about 200 MB each): they are
 downloaded into ``--wheel-dir`` (a directory outside the repository) once and read from there.
+
+``--keras DIST`` reads the Keras distribution ``DIST`` the same way, each release its name
+listing covers (``scripts/gen_scan_api.py --keras``: ``keras`` 2.6 to 2.15 and every Keras 3,
+``tf-keras`` from 2.14), its public names walked as that listing walks them, into its own store
+(:data:`tfdoctor.scan.api.KERAS_SIGNATURE_STORES`). Keras' classes take most keywords through
+``**kwargs`` checked by a base class, so there a class's ``**kwargs`` are followed to the base
+``__init__`` they are handed to, and the keywords a check there writes literally join the row
+(:class:`Resolver`); with ``--wheel``, the listed wheels are the whole store.
 
 ``--check`` writes nothing and exits 1 when the data file differs from what it would write.
 """
@@ -153,10 +162,17 @@ def _params(func: Union[ast.FunctionDef, ast.AsyncFunctionDef], method: bool) ->
 
 
 class Resolver:
-    """Public name -> the parameters of the def it is, read statically from :class:`Sources`."""
+    """Public name -> the parameters of the def it is, read statically from :class:`Sources`.
 
-    def __init__(self, sources: Sources) -> None:
+    With ``follow_kwargs`` (Keras), a class whose ``__init__`` takes ``**kwargs`` and hands them
+    to its base's ``__init__`` (``super().__init__(..., **kwargs)``) takes the base's parameters
+    too, down to the ``__init__`` that checks them (:func:`_kwargs_check`): its literal set of
+    accepted keywords joins the row and ``**`` leaves it. Where the chain cannot be read to such
+    a check, ``**`` stays."""
+
+    def __init__(self, sources: Sources, follow_kwargs: bool = False) -> None:
         self.sources = sources
+        self.follow_kwargs = follow_kwargs
 
     def symbol(self, module: str, name: str, hops: int = 0) -> Optional[tuple[str, ...]]:
         """The parameters of ``name`` as module ``module`` defines or imports it; None where
@@ -166,6 +182,8 @@ class Resolver:
             return None
         where, node = found
         if isinstance(node, ast.ClassDef):
+            if self.follow_kwargs:
+                return self._keras_class(where, node, hops)
             return self._class(where, node, hops)
         return _params(node, method=False)
 
@@ -206,13 +224,8 @@ class Resolver:
     def _class(self, module: str, node: ast.ClassDef, hops: int) -> Optional[tuple[str, ...]]:
         """The parameters a class's call takes: its ``__init__``, else its ``__new__``, else
         those of the first base that has either; None where a base cannot be read."""
-        if node.decorator_list and any(
-            ast.unparse(d).split("(")[0].rsplit(".", 1)[-1] in ("dataclass", "attr.s", "s")
-            for d in node.decorator_list
-        ):
-            return None  # generated __init__: nothing the text declares
-        if any(k.arg == "metaclass" for k in node.keywords):
-            return None  # a metaclass may define the call
+        if _call_made_elsewhere(node):
+            return None
         for method in ("__init__", "__new__"):
             defs = [
                 n
@@ -236,6 +249,362 @@ class Resolver:
                 return inherited
             # A base with no parameters of its own: the next base may declare them.
         return ()
+
+    def _base(self, module: str, base: ast.expr, hops: int) -> Optional[tuple[str, ast.ClassDef]]:
+        """The class a base expression names: ``Name``, or ``module.Name`` where ``module`` is
+        an imported module (``base_layer.Layer``); None where it is not read statically."""
+        found: Optional[tuple[str, _Def]] = None
+        if isinstance(base, ast.Name):
+            found = self._definition(module, base.id, hops + 1)
+        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+            owner = self._module_named(module, base.value.id)
+            if owner is not None:
+                found = self._definition(owner, base.attr, hops + 1)
+        if found is None or not isinstance(found[1], ast.ClassDef):
+            return None
+        return found[0], found[1]
+
+    def _module_named(self, module: str, name: str) -> Optional[str]:
+        """The module that ``name`` is bound to in ``module`` by one import, if it is one."""
+        tree = self.sources.module(module)
+        bound = _bindings(tree, name) if tree is not None else []
+        if len(bound) != 1 or not isinstance(bound[0], (ast.ImportFrom, ast.Import)):
+            return None
+        node = bound[0]
+        if isinstance(node, ast.Import):
+            alias = next(a for a in node.names if (a.asname or a.name.split(".")[0]) == name)
+            dotted = alias.name if alias.asname else alias.name.split(".")[0]
+        else:
+            alias = next(a for a in node.names if (a.asname or a.name) == name)
+            dotted = f"{_absolute(module, node, self._is_package(module))}.{alias.name}"
+        return dotted if self.sources.is_module(dotted) else None
+
+    def _mro(self, module: str, node: ast.ClassDef, hops: int) -> Optional[list[_Link]]:
+        """The method resolution order of class ``node`` (Python's C3 linearisation) as far as
+        the text reads it: a base not read statically stands in it as an opaque entry (None),
+        where a walk down the order must stop. None where the bases cannot be ordered."""
+        if hops > MAX_HOPS:
+            return None
+        this: _Link = (f"{module}.{node.name}", (module, node))
+        lines: list[list[_Link]] = []
+        heads: list[_Link] = []
+        for base in node.bases:
+            if isinstance(base, ast.Name) and base.id == "object":
+                continue
+            found = self._base(module, base, hops)
+            if found is None:
+                opaque: _Link = (f"?{module}.{ast.unparse(base)}", None)
+                lines.append([opaque])
+                heads.append(opaque)
+                continue
+            line = self._mro(found[0], found[1], hops + 1)
+            if line is None:
+                return None
+            lines.append(line)
+            heads.append(line[0])
+        lines.append(heads)
+        out = [this]
+        while any(lines):
+            lines = [line for line in lines if line]
+            for line in lines:
+                head = line[0][0]
+                if not any(head in (k for k, _ in other[1:]) for other in lines):
+                    break
+            else:
+                return None  # no consistent order: Python refuses the class too
+            out.append(line[0])
+            lines = [[x for x in other if x[0] != head] for other in lines]
+        return out
+
+    def _keras_class(self, module: str, node: ast.ClassDef, hops: int) -> Optional[tuple[str, ...]]:
+        """The keywords a call of class ``node`` takes, following ``**kwargs`` down its method
+        resolution order to the ``__init__`` that checks them (:class:`Resolver`)."""
+        if _call_made_elsewhere(node):
+            return None
+        mro = self._mro(module, node, hops)
+        if mro is None or any(link is not None and _builds_other(link[1]) for _, link in mro):
+            return None
+        out: list[str] = []
+        taken: set[str] = set()
+        positional = 0
+        at = 0
+        while True:
+            # The next class down the order that defines __init__ (object's takes nothing).
+            at = _next_init(mro, at)
+            if at == len(mro):
+                return tuple(out)
+            link = mro[at][1]
+            if link is None:
+                return (*out, KWARGS) if out else None
+            inits = _methods(link[1], "__init__")
+            if len(inits) != 1:
+                return (*out, KWARGS) if out else None
+            init = inits[0]
+            slots = _positional(init)
+            taken |= set(slots[:positional])
+            own = [p for p in _params(init, method=True) if p not in taken]
+            accepted, closed = _kwargs_check(init)
+            out += [p for p in own if p != KWARGS] + list(accepted)
+            if KWARGS not in own or closed:
+                return tuple(out)
+            handed = _kwargs_handed(init, link[1])
+            if handed is None:
+                return (*out, KWARGS)
+            target, passed, count = handed
+            taken |= set(passed)
+            # A call that hands on its own *args (an init-less mixin's pass-through) fills no
+            # slot of its own: the slots the call above filled move on.
+            positional = positional - len(slots) if count < 0 else count
+            positional = max(positional, 0)
+            if target is None:
+                at += 1
+            else:
+                keys = [k for k, _ in mro]
+                named = self._base(link[0], target, hops)
+                key = f"{named[0]}.{named[1].name}" if named is not None else ""
+                if key not in keys[at + 1 :]:
+                    return (*out, KWARGS)
+                at = keys.index(key, at + 1)
+
+
+#: One entry of a method resolution order: a key naming the class, and (its module, its
+#: class statement), or None for a base the text does not resolve.
+_Link = tuple[str, Optional[tuple[str, ast.ClassDef]]]
+
+
+def _call_made_elsewhere(node: ast.ClassDef) -> bool:
+    """Whether what a call of the class takes is not written in its text: a generated
+    ``__init__`` (a dataclass, attrs), or a metaclass that may define the call."""
+    if node.decorator_list and any(
+        ast.unparse(d).split("(")[0].rsplit(".", 1)[-1] in ("dataclass", "attr.s", "s")
+        for d in node.decorator_list
+    ):
+        return True
+    return any(k.arg == "metaclass" for k in node.keywords)
+
+
+def _next_init(mro: list[_Link], at: int) -> int:
+    """The index of the first entry from ``at`` on that defines ``__init__`` or is opaque
+    (``len(mro)`` for none)."""
+    while at < len(mro):
+        link = mro[at][1]
+        if link is None or _methods(link[1], "__init__"):
+            return at
+        at += 1
+    return at
+
+
+def _builds_other(node: ast.ClassDef) -> bool:
+    """Whether the class's ``__new__`` may return what another call built (Keras' ``Model``
+    returns a ``Functional`` when called with inputs and outputs): then its ``__init__`` is not
+    the whole of what the call takes (:func:`_made_here`)."""
+    for new in _methods(node, "__new__"):
+        for found in _own_nodes(new):
+            if isinstance(found, ast.Return) and not _made_here(found.value):
+                return True
+    return False
+
+
+def _made_here(value: Optional[ast.expr]) -> bool:
+    """Whether a ``__new__``'s return value is the object it made: a name, or the base's
+    ``__new__`` called through ``super()`` (``typing.cast(cls, super().__new__(cls))`` too)."""
+    if isinstance(value, ast.Name):
+        return True
+    if not isinstance(value, ast.Call):
+        return False
+    if ast.unparse(value.func).rsplit(".", 1)[-1] == "cast" and len(value.args) == 2:
+        return _made_here(value.args[1])
+    made = value.func
+    return (
+        isinstance(made, ast.Attribute)
+        and made.attr == "__new__"
+        and isinstance(made.value, ast.Call)
+        and isinstance(made.value.func, ast.Name)
+        and made.value.func.id == "super"
+    )
+
+
+def _positional(func: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> list[str]:
+    """The parameters of a method a call fills by position, ``self`` dropped."""
+    return [a.arg for a in func.args.posonlyargs + func.args.args][1:]
+
+
+def _methods(node: ast.ClassDef, name: str) -> list[Union[ast.FunctionDef, ast.AsyncFunctionDef]]:
+    """The defs named ``name`` in a class body."""
+    return [
+        n
+        for n in node.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+    ]
+
+
+def _own_nodes(func: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> list[ast.AST]:
+    """The nodes of a def's body, not those of the defs and lambdas nested in it."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(func.body)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _literal_words(node: Optional[ast.expr]) -> Optional[tuple[str, ...]]:
+    """The strings of a literal set, tuple or list of strings; None for anything else."""
+    if not isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+        return None
+    words = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return tuple(words) if len(words) == len(node.elts) else None
+
+
+def _kwargs_check(
+    func: Union[ast.FunctionDef, ast.AsyncFunctionDef],
+) -> tuple[tuple[str, ...], bool]:
+    """The keywords an ``__init__`` taking ``**kwargs`` accepts through them as its text writes
+    them, and whether it refuses every other: Keras 2's base classes call
+    ``generic_utils.validate_kwargs(kwargs, allowed_kwargs)`` with a literal set (or a name bound
+    to one in the def), which raises ``('Keyword argument not understood:', ...)``; Keras 3's
+    ``Layer.__init__`` and ``BaseOptimizer.__init__`` pop literal keywords
+    (``kwargs.pop("input_dim", None)``) and then raise on what is left (``if kwargs: raise``);
+    Keras 2's ``OptimizerV2`` refuses each key outside a literal set (:func:`_refused_outside`).
+    A pop whose ``if`` raises is a refusal, not an acceptance."""
+    kwarg = func.args.kwarg.arg if func.args.kwarg is not None else ""
+    nodes = _own_nodes(func)
+    literals: dict[str, tuple[str, ...]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            words = _literal_words(node.value)
+            if isinstance(target, ast.Name) and words is not None:
+                literals[target.id] = words
+    refused: set[int] = set()
+    for node in nodes:
+        if isinstance(node, ast.If) and any(isinstance(n, ast.Raise) for n in node.body):
+            refused.update(id(n) for n in ast.walk(node.test))
+    accepted: list[str] = []
+    closed = False
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            callee = ast.unparse(node.func).rsplit(".", 1)[-1]
+            first = node.args[0] if node.args else None
+            on_kwargs = isinstance(first, ast.Name) and first.id == kwarg
+            if callee == "validate_kwargs" and on_kwargs and len(node.args) >= 2:
+                allowed = node.args[1]
+                words = (
+                    literals.get(allowed.id)
+                    if isinstance(allowed, ast.Name)
+                    else _literal_words(allowed)
+                )
+                if words is not None:
+                    accepted.extend(words)
+                    closed = True
+            func_node = node.func
+            if (
+                isinstance(func_node, ast.Attribute)
+                and func_node.attr == "pop"
+                and isinstance(func_node.value, ast.Name)
+                and func_node.value.id == kwarg
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and id(node) not in refused
+            ):
+                accepted.append(node.args[0].value)
+        elif (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id == kwarg
+            and any(isinstance(n, ast.Raise) for n in node.body)
+        ):
+            closed = True
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            words = _refused_outside(node, kwarg, literals)
+            if words is not None:
+                accepted.extend(words)
+                closed = True
+    return tuple(accepted), closed
+
+
+def _refused_outside(
+    loop: ast.For, kwarg: str, literals: dict[str, tuple[str, ...]]
+) -> Optional[tuple[str, ...]]:
+    """The literal set a loop over ``kwargs`` refuses every other key of: ``for k in kwargs:
+    if k not in allowed_kwargs: raise`` (Keras 2's OptimizerV2.__init__, keras 2.6 to 2.10
+    keras/optimizer_v2/optimizer_v2.py: "Unexpected keyword argument passed to optimizer");
+    None for any other loop."""
+    if not (isinstance(loop.iter, ast.Name) and loop.iter.id == kwarg):
+        return None
+    key = loop.target.id if isinstance(loop.target, ast.Name) else ""
+    for node in loop.body:
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if not (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == key
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.NotIn)
+            and any(isinstance(n, ast.Raise) for n in node.body)
+        ):
+            continue
+        allowed = test.comparators[0]
+        return (
+            literals.get(allowed.id) if isinstance(allowed, ast.Name) else _literal_words(allowed)
+        )
+    return None
+
+
+def _kwargs_handed(
+    func: Union[ast.FunctionDef, ast.AsyncFunctionDef], cls: ast.ClassDef
+) -> Optional[tuple[Optional[ast.expr], tuple[str, ...], int]]:
+    """The base ``__init__`` call an ``__init__`` hands its ``**kwargs`` to: (None for
+    ``super().__init__``, else the base named in ``Base.__init__(self, ...)``; the keywords it
+    passes; how many positional arguments, ``self`` not counted, -1 where it hands on its own
+    ``*args`` alone). None where no such call is, or more than one."""
+    kwarg = func.args.kwarg.arg if func.args.kwarg is not None else ""
+    found = []
+    for node in _own_nodes(func):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "__init__"
+        ):
+            continue
+        if not any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg
+            for k in node.keywords
+        ):
+            continue
+        passed = tuple(k.arg for k in node.keywords if k.arg is not None)
+        owner = node.func.value
+        args = node.args
+        if (
+            isinstance(owner, ast.Call)
+            and isinstance(owner.func, ast.Name)
+            and owner.func.id == "super"
+        ):
+            target: Optional[ast.expr] = None
+        elif any(ast.unparse(owner) == ast.unparse(b) for b in cls.bases) and args:
+            target, args = owner, args[1:]  # Base.__init__(self, ...)
+        else:
+            continue
+        starred = [a for a in args if isinstance(a, ast.Starred)]
+        if not starred:
+            found.append((target, passed, len(args)))
+        elif (
+            len(starred) == 1
+            and args[-1] is starred[0]
+            and isinstance(starred[0].value, ast.Name)
+            and func.args.vararg is not None
+            and starred[0].value.id == func.args.vararg.arg
+            and len(args) == 1
+        ):
+            found.append((target, passed, -1))  # ``*args, **kwargs`` handed on as they came
+        else:
+            return None
+    return found[0] if len(found) == 1 else None
 
 
 def signature_rows(archive: zipfile.ZipFile, version: str) -> list[str]:
@@ -265,6 +634,72 @@ def signature_rows(archive: zipfile.ZipFile, version: str) -> list[str]:
     return rows
 
 
+def keras_signature_rows(archive: zipfile.ZipFile, dist: str, version: str) -> list[str]:
+    """``NAME<TAB>params`` for each public callable of Keras distribution ``dist`` (``keras``,
+    ``tf-keras``) in its wheel ``archive``, its public names walked as the name listings walk
+    them (``gen_scan_api.keras_rows``), whose parameters the text decides."""
+    package = dist.replace("-", "_")
+    tree = gen_scan_api.WheelTree({package: (archive, version)})
+    gen_scan_api.keras_rows(tree, dist)
+    resolver = Resolver(Sources(archive), follow_kwargs=True)
+    rows = []
+    for public, source in sorted(gen_scan_api.ORIGINS.items()):
+        # tf-keras' tf.compat.v1.keras tree repeats tf_keras' callables: its own names only.
+        if not public.startswith(package + ".") or not source.startswith(package + "."):
+            continue
+        if any(part.startswith("_") for part in public.split(".")):
+            continue  # __version__, keras.__internal__: no callable, or none for users
+        module, _, symbol = source.rpartition(".")
+        params = resolver.symbol(module, symbol)
+        if params is not None:
+            rows.append(f"{public}\t{' '.join(sorted(set(params)))}")
+    return rows
+
+
+def keras_download(dist: str, wheel_dir: Path) -> list[Path]:
+    """The wheel of the newest release of each minor of ``dist`` that the name listings cover
+    (``gen_scan_api.KERAS_FIRST`` on), in ``wheel_dir``, downloaded where missing."""
+    rm = gen_scan_api._refresh_matrix()
+    pypi = rm.PyPI(log=lambda msg: print(f"gen_scan_signatures: {msg}", file=sys.stderr))
+    files = pypi.index(dist)
+    out = []
+    for minor, version in sorted(rm.latest_finals(files).items()):
+        if gen_scan_api.version_key(minor) < gen_scan_api.KERAS_FIRST[dist]:
+            continue
+        wheel = next(
+            f
+            for f in files
+            if f.filename.endswith("-none-any.whl") and rm.file_version(f) == version
+        )
+        out.append(_fetch(pypi, wheel.url, wheel_dir / wheel.filename))
+    return out
+
+
+def _fetch(pypi: Any, url: str, path: Path) -> Path:
+    """``path``, downloaded from ``url`` where it is missing."""
+    if not path.exists():
+        pypi.log(f"download {path.name}")
+        part = path.with_name(path.name + ".part")
+        urllib.request.urlretrieve(url, part)
+        part.rename(path)
+    return path
+
+
+KERAS_HEAD = (
+    "The parameters of each public function and class of one Keras distribution, release by",
+    "release (the newest patch of each minor its name listing covers), read with ast from its",
+    "wheels on PyPI. Generated by scripts/gen_scan_signatures.py --keras; do not edit. A row is",
+    "NAME<TAB>the keywords a caller may pass: a class's __init__ parameters and, where it hands",
+    "**kwargs to its base's __init__, the base's, down to the __init__ that checks them (Keras",
+    "2's validate_kwargs with a literal set or a loop refusing each key outside one, Keras 3's",
+    "literal kwargs.pop then `if kwargs: raise`): the keywords it accepts there join the row.",
+    "** where the chain is not read to such a check. A class whose __new__ returns what another",
+    "call built (Model) is left out. `@ LINE` opens a release: the newest in full, each older",
+    "one as the rows that differ from the release above it (+KEY: the row is, -KEY: the row is",
+    "not, ~KEY: parameters in and out).",
+)
+
+
 HEAD = (
     "The parameters of each TensorFlow line's public functions and classes (tf and, from 2.0,",
     "tf.compat.v1; tf.keras and tf.estimator are not listed), read with ast from the",
@@ -292,18 +727,13 @@ def download(versions: Iterable[str], wheel_dir: Path) -> list[Path]:
     out = []
     for version in versions:
         url = gen_scan_api._tf_wheel_url(rm, pypi, version)
-        path = wheel_dir / url.rsplit("/", 1)[-1].split("#")[0]
-        if not path.exists():
-            pypi.log(f"download {path.name}")
-            part = path.with_name(path.name + ".part")
-            urllib.request.urlretrieve(url, part)
-            part.rename(path)
-        out.append(path)
+        out.append(_fetch(pypi, url, wheel_dir / url.rsplit("/", 1)[-1].split("#")[0]))
     return out
 
 
-def listings(wheels: Sequence[Path]) -> list[Any]:
-    """The :class:`tfdoctor.scan.api.Listing` of signatures of each wheel."""
+def listings(wheels: Sequence[Path], keras: str = "") -> list[Any]:
+    """The :class:`tfdoctor.scan.api.Listing` of signatures of each TensorFlow wheel, or with
+    ``keras`` (a distribution: ``keras``, ``tf-keras``) of each of its wheels."""
     gen_scan_api._package_path()
     from tfdoctor.scan.api import Listing  # noqa: PLC0415  (scripts/ is no package)
 
@@ -312,9 +742,13 @@ def listings(wheels: Sequence[Path]) -> list[Any]:
         with zipfile.ZipFile(path) as archive:
             version = _wheel_version(archive)
             print(f"gen_scan_signatures: read {path.name}", file=sys.stderr)
-            rows = signature_rows(archive, version)
+            if keras:
+                rows = keras_signature_rows(archive, keras, version)
+            else:
+                rows = signature_rows(archive, version)
         line = ".".join(version.split(".")[:2])
-        out.append(Listing(line, version, "", tuple(rows)))
+        tf_version, keras_version = ("", version) if keras else (version, "")
+        out.append(Listing(line, tf_version, keras_version, tuple(rows)))
     return out
 
 
@@ -326,10 +760,25 @@ def main(argv: Optional[list[str]] = None) -> int:
         "--wheel", action="append", default=[], help="read this local wheel (repeatable) instead"
     )
     parser.add_argument("--check", action="store_true", help="only report a stale file")
+    parser.add_argument(
+        "--keras",
+        choices=sorted(gen_scan_api.KERAS_FIRST),
+        help="list this Keras distribution's releases into its own store instead",
+    )
     args = parser.parse_args(argv)
     gen_scan_api._package_path()
     from tfdoctor.scan import api  # noqa: PLC0415
 
+    if args.keras:
+        store = api.KERAS_SIGNATURE_STORES[args.keras]
+        with tempfile.TemporaryDirectory() as scratch:
+            wheels = (
+                [Path(w) for w in args.wheel]
+                if args.wheel
+                else keras_download(args.keras, Path(args.wheel_dir or scratch))
+            )
+            text = api.pack(listings(wheels, args.keras), KERAS_HEAD)
+        return gen_scan_api._write_store(store, text, args.check, Path(__file__).name)
     if args.wheel:
         path = gen_scan_api.OUT_DIR / api.SIGNATURE_STORE
         current = path.read_text(encoding="utf-8") if path.exists() else ""

@@ -87,6 +87,8 @@ def test_a_built_wheel_carries_the_matrix_and_the_data(tmp_path: Path) -> None:
         "scan/tf_keras_lines.txt",
         "scan/tf1_lines.txt",
         "scan/signature_lines.txt",
+        "scan/keras_signature_lines.txt",
+        "scan/tf_keras_signature_lines.txt",
         "scan/tf_early.txt",
     ):
         assert archive_bytes[f"tfdoctor/{data}"] == (ROOT / "tfdoctor" / data).read_bytes(), data

@@ -71,6 +71,7 @@ from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import KEEP_KERAS2, Verdict
 from tfdoctor.scan.api import (
+    KWARGS_MARK,
     LAST_KERAS2,
     MOST_HOMES,
     ApiIndex,
@@ -79,8 +80,11 @@ from tfdoctor.scan.api import (
     keras2_homes,
     keras2_module_exports,
     keras2_module_last,
+    keras_keyword_releases,
+    keras_listed,
     keras_multibackend_removed,
     keras_releases,
+    keras_signatures_of,
     load_api,
     load_early,
     load_keras,
@@ -780,6 +784,7 @@ def api_findings(
                 or _py2_bare_tf1_name(tb, knowledge, tf_version)
                 or _tf2_keyword_added_later(tb, m, tf_version)
                 or _keyword_by_listing(tb, m, tf_version)
+                or _keras_keyword_by_listing(tb, m)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -2956,6 +2961,134 @@ def _keyword_by_listing(
     )
 
 
+#: Keras' refusals of a layer's keyword argument: Keras 3's base Layer names the class
+#: (keras-team/keras v3.0.0 keras/layers/layer.py, Layer.__init__: "Unrecognized keyword
+#: arguments passed to {self.__class__.__name__}: {kwargs}"), Keras 2's names none (keras
+#: v2.6.0 keras/engine/base_layer.py, Layer.__init__ -> generic_utils.validate_kwargs:
+#: ('Keyword argument not understood:', kwarg)); the Keras major that words each.
+_KERAS_LAYER_REFUSALS = (
+    (re.compile(r"Unrecognized keyword arguments passed to (?P<cls>[A-Z]\w*): \{'(?P<kw>\w+)'"), 3),
+    (re.compile(r"\('Keyword argument not understood:', '(?P<kw>\w+)'\)"), 2),
+)
+#: A class called on a source line, with the Keras module it is written under, if any.
+_CALLED_CLASS = re.compile(
+    r"(?<![\w.])(?P<module>(?:tf\.keras|keras|tf_keras)\.(?:layers\.)?|layers\.)?"
+    r"(?P<cls>[A-Z]\w*)\("
+)
+#: The verdict of :func:`_keras_keyword_by_listing`.
+_KERAS_LISTED_KEYWORD_KEY = "keras-keyword-by-listing"
+
+
+def _keras_refused_layer(tb: Traceback) -> Optional[tuple[str, str, int]]:
+    """(The public name of the Keras layer, the keyword, the Keras major that words the
+    refusal) of a Keras refusal of a layer's keyword: the class Keras 3's words name, or for
+    Keras 2's words the class the innermost printed line passing the keyword calls. None
+    where neither is read."""
+    message = _as_printed(tb.message)
+    for pattern, major in _KERAS_LAYER_REFUSALS:
+        found = pattern.search(message)
+        if found is None:
+            continue
+        kwarg = found.group("kw")
+        if major == 3:
+            return f"keras.layers.{found.group('cls')}", kwarg, major
+        lines = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
+        code = next((c for c in lines if re.search(rf"\b{kwarg}\s*=", c)), "")
+        at = re.search(rf"\b{kwarg}\s*=", code)
+        calls = [c for c in _CALLED_CLASS.finditer(code) if at and c.start() < at.start()]
+        if not calls:
+            return None
+        written = calls[-1].group("module") or ""
+        root = "tf_keras" if written.startswith("tf_keras") else "keras"
+        return f"{root}.layers.{calls[-1].group('cls')}", kwarg, major
+    return None
+
+
+def _keras_release_shown(m: Machine, major: int) -> str:
+    """The Keras release (``2.15``) the log shows running, of the major the refusal's words
+    say: the keras listed, else a TensorFlow of 2.6 to 2.15, whose keras is of its own line
+    (the matrix's keras_in_step); "" where neither shows one."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version and version_key(keras.version)[:1] == (major,):
+        return ".".join(keras.version.split(".")[:2])
+    if major == 2 and m.line is not None and m.line.keras_in_step:
+        return m.line.line
+    return ""
+
+
+def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
+    """A keyword Keras refused of a layer (:func:`_keras_refused_layer`), dated by the
+    parameters read from each Keras release's wheel (:func:`keras_keyword_releases`) against
+    the Keras the log shows (or, where it shows none, every release of the major whose words
+    refused it): taken only by earlier releases, the keyword left (across Keras 2 and 3, the
+    Keras 3 change; within a major, the release that dropped it); taken only by later ones,
+    the code needs a later Keras. None where the listings do not read the class in the
+    releases that decide, where one of them takes the keyword or keeps ``**kwargs`` open, or
+    where releases on both sides take it."""
+    refused = _keras_refused_layer(tb)
+    if refused is None:
+        return None
+    name, kwarg, major = refused
+    dated = keras_keyword_releases(name, kwarg)
+    listed = keras_listed(name)
+    if dated is None or listed is None or not dated.taking:
+        return None
+    read = keras_signatures_of(name)
+    shown = _keras_release_shown(m, major) if listed[0] == "keras" else ""
+    of_major = [r for r in dated.having if version_key(r)[:1] == (major,)]
+    deciding = [shown] if shown else of_major
+    if not deciding or any(
+        r not in read or kwarg in read[r] or KWARGS_MARK in read[r] for r in deciding
+    ):
+        return None
+    low, high = version_key(deciding[0]), version_key(deciding[-1])
+    earlier = [r for r in dated.taking if version_key(r) < low]
+    later = [r for r in dated.taking if version_key(r) > high]
+    if bool(earlier) == bool(later):
+        return None
+    this = f"Keras {shown}" if shown else f"the Keras {major} that raised this"
+    call = f"{name}({kwarg}=...)"
+    said = f"`{name}` takes `{kwarg}` in Keras {dated.span()}"
+    if later:
+        since = later[0]
+        if dated.takes(dated.known[-1]) is not True:
+            return None  # taken for a while only: no one release to ask for
+        what = f"{said}, and {this} is older: it refuses the argument."
+        return call, _later_keras_verdict(m, _KERAS_LISTED_KEYWORD_KEY, what, since)
+    removed_in, dropped = dated.after(earlier[-1])
+    if dropped is not False:
+        return None  # the release after its last is not read
+    what = f"{said}, and {this} is newer: its `{name.rsplit('.', 1)[-1]}` no longer takes it."
+    links = (*causes.CAUSES[causes.code.API_REMOVED].links,)
+    if version_key(removed_in)[:1] == (3,) and version_key(earlier[-1])[:1] == (2,):
+        legacy = causes.code.keras3_fix(m)
+        text = (
+            f"Write the call without `{kwarg}=`, in the arguments Keras 3's "
+            f"`{name.rsplit('.', 1)[-1]}` takes (its API docs). " + legacy.text
+        )
+        cause = causes.code.KERAS3_BEHAVIOUR_CHANGE
+        links = causes.CAUSES[cause].links
+        return call, Verdict(
+            _KERAS_LISTED_KEYWORD_KEY,
+            cause,
+            Severity.ERROR,
+            what,
+            Fix(text, legacy.commands),
+            links,
+        )
+    use = f"the arguments `{name}` takes from Keras {removed_in} on (its API docs)"
+    caller = installed_caller(tb)
+    # Keras 2 (keras 2.6 to 2.15, tf-keras) is released with the TensorFlow line of its number
+    # and serves that line only: the release before the removal is TensorFlow's to pin.
+    dist = "keras" if major == 3 else "tensorflow"
+    fix = causes.software.release_removed_fix(
+        m, dist, removed_in, f"`{kwarg}=` of `{name}`", use, caller[0] if caller else ""
+    )
+    return call, Verdict(
+        _KERAS_LISTED_KEYWORD_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
 def _py2_bare_tf1_name(
     tb: Traceback, knowledge: ApiKnowledge, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
@@ -3193,23 +3326,41 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
         if keras is not None
         else "the Keras that raised this is older (the log does not show which)"
     )
+    what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
+    lead = f"`{name}` is in Keras from {since} on, and {this}"
+    return name, _later_keras_verdict(m, "keras-name-added-later", what, since, lead)
+
+
+def _later_keras_verdict(m: Machine, key: str, what: str, since: str, lead: str = "") -> Verdict:
+    """The verdict on code written for Keras ``since`` or later that an older Keras ran
+    (``lead``: the fix's words on what that Keras lacks, else "The Keras that raised this is
+    older"): Keras ``since`` or newer, with TensorFlow's first Keras 3 line where ``since`` is
+    a Keras 3 and the log shows no TensorFlow of that line or later; a Keras 2, which comes
+    with the TensorFlow line of its number, by that line."""
     # Keras 3 over a TensorFlow before its first Keras 3 line replaces the Keras 2 that
     # TensorFlow's tf.keras is: the TensorFlow that ships Keras 3 comes with it unless the log
     # shows one.
     first_key = _first_keras3(m)
     first = ".".join(str(part) for part in first_key)
-    tf_ok = m.tf is not None and version_key(m.tf.version) >= first_key
-    fix = Fix(
-        f"`{name}` is in Keras from {since} on, and {this}: the code was written for a newer "
-        f"Keras. Install Keras {since} or newer, with a TensorFlow of {first} or later (the "
-        "first whose tf.keras is Keras 3).",
-        m.install(f"keras>={since}", *(() if tf_ok else (f"tensorflow>={first}",))),
+    lead = (
+        f"{lead or 'The Keras that raised this is older'}: the code was written for a newer Keras."
     )
-    what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
+    if version_key(since)[:1] < (3,):
+        # Keras 2 comes with the TensorFlow line of its number (keras 2.6 to 2.15, tf-keras).
+        fix = Fix(
+            f"{lead} Keras {since} comes with TensorFlow {since}: upgrade TensorFlow to {since} "
+            "or later.",
+            causes.software.line_install(m, since),
+        )
+    else:
+        tf_ok = m.tf is not None and version_key(m.tf.version) >= first_key
+        fix = Fix(
+            f"{lead} Install Keras {since} or newer, with a TensorFlow of {first} or later (the "
+            "first whose tf.keras is Keras 3).",
+            m.install(f"keras>={since}", *(() if tf_ok else (f"tensorflow>={first}",))),
+        )
     links = causes.CAUSES[causes.code.API_REMOVED].links
-    return name, Verdict(
-        "keras-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
-    )
+    return Verdict(key, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
 
 
 def _keras3_name(name: str, tb: Traceback, m: Machine) -> tuple[str, Verdict]:

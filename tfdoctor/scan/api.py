@@ -177,6 +177,12 @@ KERAS_STORES = {"keras": "keras_lines.txt", "tf-keras": "tf_keras_lines.txt"}
 TF1_STORE = "tf1_lines.txt"
 #: The parameters of each line's public functions and classes (``scripts/gen_scan_signatures.py``).
 SIGNATURE_STORE = "signature_lines.txt"
+#: The parameters of each Keras distribution's public callables, release by release
+#: (``scripts/gen_scan_signatures.py --keras``).
+KERAS_SIGNATURE_STORES = {
+    "keras": "keras_signature_lines.txt",
+    "tf-keras": "tf_keras_signature_lines.txt",
+}
 
 
 @record
@@ -903,3 +909,51 @@ def keyword_releases(name: str, keyword: str) -> KeywordReleases:
     parameters read out of each line's wheel (the bundled ``signature_lines.txt``); one
     replay of ``name``'s rows, shared with :func:`signatures_of`."""
     return _dated(name, keyword, load_signatures().lines, signatures_of(name))
+
+
+@functools.cache
+def load_keras_signatures(dist: str) -> Signatures:
+    """The bundled signature listings of Keras distribution ``dist`` (``keras``, ``tf-keras``;
+    empty where the file is missing), read on first use."""
+    path = DATA_DIR / KERAS_SIGNATURE_STORES[dist]
+    return Signatures(path.read_text(encoding="utf-8") if path.is_file() else "")
+
+
+#: The public prefix of a Keras name -> the distribution whose listings hold it and the prefix
+#: they write. ``tf.keras`` is the ``keras`` distribution's tree in every line it serves: Keras
+#: 2's own for TensorFlow 2.6 to 2.15, Keras 3's from 2.16 (``scripts/gen_scan_api.py``).
+KERAS_PREFIXES = (
+    ("tf_keras.", "tf-keras", "tf_keras."),
+    ("keras.", "keras", "keras."),
+    ("tf.keras.", "keras", "keras."),
+)
+
+
+def keras_listed(name: str) -> Optional[tuple[str, str]]:
+    """(The Keras distribution whose signature listings hold ``name``, the name as they write
+    it) for ``keras.X``, ``tf.keras.X`` and ``tf_keras.X``; None for a name no Keras serves."""
+    for prefix, dist, written in KERAS_PREFIXES:
+        if name.startswith(prefix):
+            return dist, written + name[len(prefix) :]
+    return None
+
+
+@functools.cache
+def keras_signatures_of(name: str) -> dict[str, frozenset[str]]:
+    """:meth:`Signatures.of` of the Keras release listings for ``name`` (as
+    :func:`keras_listed` maps it): release -> the keywords it takes; empty for a name no
+    Keras serves."""
+    listed = keras_listed(name)
+    return load_keras_signatures(listed[0]).of(listed[1]) if listed is not None else {}
+
+
+def keras_keyword_releases(name: str, keyword: str) -> Optional[KeywordReleases]:
+    """The Keras releases whose public callable ``name`` (``keras.layers.LSTM``,
+    ``tf.keras.layers.LSTM``, ``tf_keras.layers.LSTM``) exists with its parameters read, and
+    those of them that take ``keyword``, from the bundled Keras signature listings; its
+    ``known`` are the releases of the distribution that serves the name (``keras`` 2.6 to
+    3.x, or ``tf-keras``). None for a name no Keras distribution serves."""
+    listed = keras_listed(name)
+    if listed is None:
+        return None
+    return _dated(name, keyword, load_keras_signatures(listed[0]).lines, keras_signatures_of(name))

@@ -1,0 +1,217 @@
+"""The parameters of Keras' public callables by release: the generator's reading of a Keras
+wheel (scripts/gen_scan_signatures.py --keras), the accessor, and the shipped files' facts."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.scripts import load_script
+from tfdoctor.keras_api import keras_api
+from tfdoctor.matrix import version_key
+from tfdoctor.scan import api
+from tfdoctor.scan.api import Signatures, keras_keyword_releases
+from tfdoctor.scan.rules import load_rules
+
+
+def _load_script() -> ModuleType:
+    """Import scripts/gen_scan_signatures.py."""
+    return load_script("gen_scan_signatures")
+
+
+# --- the generator: a Keras wheel of our own --------------------------------------------------
+
+_FILES = {
+    "keras/__init__.py": "from keras import layers\n",
+    "keras/layers/__init__.py": (
+        "from keras.src.layers.lstm import LSTM\n"
+        "from keras.src.layers.old import Dense\n"
+        "from keras.src.layers.old import Loose\n"
+        "from keras.src.layers.old import Optimizer\n"
+        "from keras.src.layers.lstm import Model\n"
+        "from keras.src.layers.layer import Layer\n"
+    ),
+    "keras/src/__init__.py": "",
+    "keras/src/layers/__init__.py": "",
+    # Keras 3's shape: literal pops, then a refusal of whatever is left; a base the text
+    # cannot resolve (a backend chosen at import) behind it.
+    "keras/src/layers/layer.py": (
+        "from keras.src.backend import BackendLayer\n"
+        "class Layer(BackendLayer):\n"
+        "    def __new__(cls, *args, **kwargs):\n"
+        "        obj = super().__new__(cls, *args, **kwargs)\n"
+        "        return obj\n"
+        "    def __init__(self, *, trainable=True, name=None, **kwargs):\n"
+        "        shape = kwargs.pop('input_dim', None)\n"
+        "        if kwargs.pop('legacy', None) is not None:\n"
+        "            raise ValueError('legacy is gone')\n"
+        "        if kwargs:\n"
+        "            raise ValueError(f'Unrecognized keyword arguments: {kwargs}')\n"
+    ),
+    "keras/src/layers/mixin.py": (
+        "class Mixin:\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+    ),
+    "keras/src/layers/rnn.py": (
+        "from keras.src.layers import layer\n"
+        "class RNN(layer.Layer):\n"
+        "    def __init__(self, cell, go_backwards=False, **kwargs):\n"
+        "        super().__init__(**kwargs)\n"
+    ),
+    "keras/src/layers/lstm.py": (
+        "from keras.src.layers.mixin import Mixin\n"
+        "from keras.src.layers.rnn import RNN\n"
+        "from keras.src.layers.layer import Layer\n"
+        "class LSTM(Mixin, RNN):\n"
+        "    def __init__(self, units, **kwargs):\n"
+        "        super().__init__(units, go_backwards=True, **kwargs)\n"
+        "class Model(Layer):\n"
+        "    def __new__(cls, *args, **kwargs):\n"
+        "        return Functional(*args, **kwargs)\n"
+        "    def __init__(self, **kwargs):\n"
+        "        super().__init__(**kwargs)\n"
+    ),
+    # Keras 2's shape: a literal set handed to validate_kwargs, through a module attribute.
+    "keras/src/layers/old.py": (
+        "from keras.src.utils import generic_utils\n"
+        "class Base:\n"
+        "    def __init__(self, name=None, **kwargs):\n"
+        "        allowed_kwargs = {'input_shape', 'weights'}\n"
+        "        generic_utils.validate_kwargs(kwargs, allowed_kwargs)\n"
+        "class Dense(Base):\n"
+        "    def __init__(self, units, **kwargs):\n"
+        "        Base.__init__(self, **kwargs)\n"
+        "class Loose:\n"
+        "    def __init__(self, a, **kwargs):\n"
+        "        self.extra = kwargs\n"
+        # Keras 2's OptimizerV2: each key outside a literal set refused in a loop.
+        "class Optimizer:\n"
+        "    def __init__(self, name, **kwargs):\n"
+        "        allowed_kwargs = {'lr', 'clipnorm'}\n"
+        "        for k in kwargs:\n"
+        "            if k not in allowed_kwargs:\n"
+        "                raise TypeError('Unexpected keyword argument passed to optimizer: ' + k)\n"
+    ),
+    "keras-9.1.2.dist-info/METADATA": "Name: keras\nVersion: 9.1.2\n",
+}
+
+
+def _wheel(tmp_path: Path) -> Path:
+    path = tmp_path / "keras-9.1.2-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in _FILES.items():
+            archive.writestr(name, text)
+    return path
+
+
+def test_the_generator_follows_kwargs_to_the_check_that_refuses_them(tmp_path: Path) -> None:
+    script = _load_script()
+    with zipfile.ZipFile(_wheel(tmp_path)) as archive:
+        rows = dict(r.split("\t") for r in script.keras_signature_rows(archive, "keras", "9.1.2"))
+    assert rows == {
+        # Through the pass-through mixin to RNN, then Layer: the call fills RNN's cell (by
+        # position) and go_backwards, so neither is the caller's; a pop whose `if` raises is
+        # a refusal; `if kwargs: raise` closes the row, no **.
+        "keras.layers.LSTM": "input_dim name trainable units",
+        "keras.layers.Layer": "input_dim name trainable",
+        # validate_kwargs with a literal set, reached by Base.__init__(self, **kwargs).
+        "keras.layers.Dense": "input_shape name units weights",
+        # **kwargs kept and never checked: open.
+        "keras.layers.Loose": "** a",
+        "keras.layers.Optimizer": "clipnorm lr name",
+    }
+    # A __new__ that returns what another call built: its __init__ is not the whole call.
+    assert "keras.layers.Model" not in rows
+
+
+def test_the_generator_writes_one_release_per_keras_wheel(tmp_path: Path) -> None:
+    script = _load_script()
+    (listing,) = script.listings([_wheel(tmp_path)], "keras")
+    assert (listing.line, listing.keras) == ("9.1", "9.1.2")
+
+
+# --- the shipped files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dist", sorted(api.KERAS_SIGNATURE_STORES))
+def test_the_shipped_files_cover_the_keras_listings(dist: str) -> None:
+    text = (Path(api.__file__).parent / api.KERAS_SIGNATURE_STORES[dist]).read_text("utf-8")
+    assert text.startswith("# ") and len(text.encode()) < 350_000
+    assert set(Signatures(text).lines) == set(api.keras_releases(dist))
+
+
+@pytest.mark.parametrize(
+    "name, keyword, span",
+    [
+        # keras 2.15.0 keras/src/layers/rnn/lstm.py: LSTM(..., time_major=False, ...); keras
+        # 3.0.5 keras/src/layers/rnn/lstm.py: no time_major, and keras/src/layers/layer.py's
+        # Layer.__init__ refuses what is left of **kwargs ("Unrecognized keyword arguments
+        # passed to"). Read from the wheels.
+        pytest.param("keras.layers.LSTM", "time_major", "2.6 to 2.15", id="lstm-time-major"),
+        pytest.param("tf.keras.layers.LSTM", "time_major", "2.6 to 2.15", id="tf-keras-lstm"),
+        # keras 2.x keras/engine/base_layer.py (src/ from 2.13): Layer.__init__'s
+        # allowed_kwargs holds input_dim; keras 3.x's Layer.__init__ pops it.
+        pytest.param("keras.layers.Dense", "input_dim", "2.6 to 3.15", id="dense-input-dim"),
+        # keras 2.x's allowed_kwargs holds batch_input_shape; keras 3.x's Layer pops no such.
+        pytest.param(
+            "keras.layers.Dense", "batch_input_shape", "2.6 to 2.15", id="dense-batch-shape"
+        ),
+        # keras 3.1.1 keras/src/layers/rnn/lstm.py: no use_cudnn; 3.2.1: use_cudnn="auto".
+        pytest.param("keras.layers.LSTM", "use_cudnn", "3.2 to 3.15", id="lstm-use-cudnn"),
+        # keras 2.6.0 to 2.10.0 keras/optimizer_v2/optimizer_v2.py: OptimizerV2.__init__'s
+        # allowed_kwargs = {"clipnorm", "clipvalue", "lr", "decay", "global_clipnorm"}; 2.11's
+        # optimizers are the new ones (keras/optimizers/optimizer_experimental/), whose
+        # **kwargs go to a helper method the listing does not follow.
+        pytest.param("keras.optimizers.Adam", "lr", "2.6 to 2.10", id="adam-lr"),
+        # tf-keras 2.14.1 to 2.21.0 tf_keras/src/layers/rnn/lstm.py keeps time_major.
+        pytest.param("tf_keras.layers.LSTM", "time_major", "2.14 to 2.21", id="tf-keras"),
+    ],
+)
+def test_the_shipped_files_hold_what_the_wheels_say(name: str, keyword: str, span: str) -> None:
+    dated = keras_keyword_releases(name, keyword)
+    assert dated is not None and dated.span() == span
+
+
+def test_a_name_no_keras_serves_is_not_answered() -> None:
+    assert keras_keyword_releases("tf.reduce_max", "keepdims") is None
+
+
+# --- the hand-written rows, against what the wheels say ----------------------------------------
+
+
+def test_the_hand_written_optimizer_rows_agree_with_the_wheels() -> None:
+    # keras_api.yaml's optimizer_arguments: an optimizer keyword taken from a Keras release
+    # on. Every listed release at or after it whose optimizer the listings read takes it.
+    checked = 0
+    for kwarg, added_in in keras_api().optimizer_arguments.items():
+        for name in ("keras.optimizers.SGD", "keras.optimizers.Adam", "keras.optimizers.RMSprop"):
+            read = api.keras_signatures_of(name)
+            later = [x for x in read if version_key(x) >= version_key(added_in)]
+            assert later and all(kwarg in read[x] for x in later), (kwarg, name)
+            checked += 1
+    assert checked
+
+
+def test_the_keras_3_keyword_rules_agree_with_the_wheels() -> None:
+    # scan_rules.yaml's rules of a keyword Keras 3 no longer takes (removed with TensorFlow's
+    # first Keras 3 line), for a class the listings read: the first Keras 3 does not take it.
+    first_keras3 = min(
+        (r for r in api.keras_releases("keras") if r.startswith("3.")), key=version_key
+    )
+    checked = 0
+    for rule in load_rules().rules:
+        if rule.kind != "removed" or not rule.kwarg or rule.kwarg_value is not None:
+            continue
+        if rule.release_key[:2] != (2, 16):
+            continue
+        for name in rule.api:
+            read = api.keras_signatures_of(name)
+            if read.get(first_keras3, {api.KWARGS_MARK}) & {api.KWARGS_MARK}:
+                continue  # not a class the listings read (a module), or **kwargs left open
+            assert rule.kwarg not in read[first_keras3], (rule.id, name)
+            checked += 1
+    assert checked
