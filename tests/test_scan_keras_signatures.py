@@ -215,3 +215,38 @@ def test_the_keras_3_keyword_rules_agree_with_the_wheels() -> None:
             assert rule.kwarg not in read[first_keras3], (rule.id, name)
             checked += 1
     assert checked
+
+
+def _tf_line_of(keras_release: str) -> tuple[int, ...]:
+    """The TensorFlow line whose tf.keras a ``keras`` release is: 2.6-2.15 their own line,
+    every Keras 3 the lines from 2.16 (TensorFlow 2.16's wheel requires keras>=3.0.0)."""
+    return version_key(keras_release) if keras_release.startswith("2.") else (2, 16)
+
+
+def test_no_keyword_rule_says_an_error_that_a_release_it_covers_contradicts() -> None:
+    # A rule that calls a keyword refused (a TypeError or ValueError at the call) from a line
+    # on is wrong for a class of a Keras release of those lines that takes the keyword: a
+    # module-wide rule (keras.layers) for every class the module exports there, unless the
+    # rule excepts it. A warning-level rule says less (the keyword is ignored, or refused by
+    # some releases only) and is not held to it.
+    listing = api.load_keras_signatures("keras")
+    checked = 0
+    for rule in load_rules().rules:
+        if rule.kind != "removed" or not rule.kwarg or rule.kwarg_value is not None:
+            continue
+        if rule.method is not None or rule.severity != "error":
+            continue
+        until = version_key(rule.until) if rule.until else (99,)
+        for written in rule.api:
+            module = written.replace("tf.keras.", "keras.", 1)
+            if not module.startswith("keras."):
+                continue
+            names = [module] + [n for n in listing.names() if n.rpartition(".")[0] == module]
+            for name in names:
+                if name in rule.except_api or f"tf.{name}" in rule.except_api:
+                    continue
+                for release, takes in api.keras_signatures_of(name).items():
+                    if rule.release_key <= _tf_line_of(release) < until:
+                        assert rule.kwarg not in takes, (rule.id, name, release)
+                        checked += 1
+    assert checked

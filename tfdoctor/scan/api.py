@@ -824,6 +824,10 @@ class Signatures:
                 out[line] = frozenset(value.split()) if isinstance(value, str) else value
         return out
 
+    def names(self) -> tuple[str, ...]:
+        """Every public callable some line's listing reads, sorted."""
+        return tuple(sorted(self._touched))
+
     def keyword(self, name: str, keyword: str) -> KeywordReleases:
         """The lines that read callable ``name`` and those of them that take ``keyword`` by
         name (a ``**kwargs`` alone does not: what it accepts is the function's to say)."""
