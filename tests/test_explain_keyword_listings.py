@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.explaining import all_causes, explained, fix_text, top_error
 from tfdoctor.explain.packages import keyword_change
 from tfdoctor.findings import Severity
-from tfdoctor.scan.api import load_signatures
+from tfdoctor.scan.api import load_parameters
 
 
 def _traceback(message: str, code: str) -> str:
@@ -72,7 +72,7 @@ def test_the_argument_a_dropping_line_brought_is_not_claimed_as_the_replacement(
 
 
 def test_a_refused_call_outside_tf_leaves_the_signatures_unread() -> None:
-    load_signatures.cache_clear()
+    load_parameters.cache_clear()
     # A keyword refused in a call outside ``tf.``: no public name for the listings to date.
     explained(
         "TensorFlow version: 2.8.4\n"
@@ -81,7 +81,7 @@ def test_a_refused_call_outside_tf_leaves_the_signatures_unread() -> None:
             "step = jitlib.function(train_step, reduce_retracing=True)",
         )
     )
-    assert load_signatures.cache_info().currsize == 0
+    assert load_parameters.cache_info().currsize == 0
 
 
 def test_with_no_tensorflow_shown_the_lines_that_take_it_decide_as_a_warning() -> None:

@@ -13,7 +13,7 @@ from tests.scripts import load_script
 from tfdoctor.keras_api import keras_api
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import api
-from tfdoctor.scan.api import Signatures, keras_keyword_releases
+from tfdoctor.scan.api import ParameterListings, keras_keyword_releases
 from tfdoctor.scan.rules import load_rules
 
 
@@ -141,7 +141,7 @@ def test_the_generator_writes_one_release_per_keras_wheel(tmp_path: Path) -> Non
 def test_the_shipped_files_cover_the_keras_listings(dist: str) -> None:
     text = (Path(api.__file__).parent / api.KERAS_SIGNATURE_STORES[dist]).read_text("utf-8")
     assert text.startswith("# ") and len(text.encode()) < 350_000
-    assert set(Signatures(text).lines) == set(api.keras_releases(dist))
+    assert set(ParameterListings(text).lines) == set(api.keras_releases(dist))
 
 
 @pytest.mark.parametrize(
@@ -189,7 +189,7 @@ def test_the_hand_written_optimizer_rows_agree_with_the_wheels() -> None:
     checked = 0
     for kwarg, added_in in keras_api().optimizer_arguments.items():
         for name in ("keras.optimizers.SGD", "keras.optimizers.Adam", "keras.optimizers.RMSprop"):
-            read = api.keras_signatures_of(name)
+            read = api.keras_parameters_of(name)
             later = [x for x in read if version_key(x) >= version_key(added_in)]
             assert later and all(kwarg in read[x] for x in later), (kwarg, name)
             checked += 1
@@ -209,7 +209,7 @@ def test_the_keras_3_keyword_rules_agree_with_the_wheels() -> None:
         if rule.release_key[:2] != (2, 16):
             continue
         for name in rule.api:
-            read = api.keras_signatures_of(name)
+            read = api.keras_parameters_of(name)
             if read.get(first_keras3, {api.KWARGS_MARK}) & {api.KWARGS_MARK}:
                 continue  # not a class the listings read (a module), or **kwargs left open
             assert rule.kwarg not in read[first_keras3], (rule.id, name)
@@ -229,7 +229,7 @@ def test_no_keyword_rule_says_an_error_that_a_release_it_covers_contradicts() ->
     # module-wide rule (keras.layers) for every class the module exports there, unless the
     # rule excepts it. A warning-level rule says less (the keyword is ignored, or refused by
     # some releases only) and is not held to it.
-    listing = api.load_keras_signatures("keras")
+    listing = api.load_keras_parameters("keras")
     checked = 0
     for rule in load_rules().rules:
         if rule.kind != "removed" or not rule.kwarg or rule.kwarg_value is not None:
@@ -245,7 +245,7 @@ def test_no_keyword_rule_says_an_error_that_a_release_it_covers_contradicts() ->
             for name in names:
                 if name in rule.except_api or f"tf.{name}" in rule.except_api:
                     continue
-                for release, takes in api.keras_signatures_of(name).items():
+                for release, takes in api.keras_parameters_of(name).items():
                     if rule.release_key <= _tf_line_of(release) < until:
                         assert rule.kwarg not in takes, (rule.id, name, release)
                         checked += 1

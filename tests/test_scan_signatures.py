@@ -13,7 +13,7 @@ from tests.scripts import load_script
 from tfdoctor.keras_api import keras_api
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import api
-from tfdoctor.scan.api import Listing, Signatures, keyword_releases, pack
+from tfdoctor.scan.api import Listing, ParameterListings, keyword_releases, pack
 from tfdoctor.scan.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,7 +123,7 @@ _STORE = pack(
 
 
 def test_a_keyword_is_dated_by_the_lines_that_take_it() -> None:
-    listings = Signatures(_STORE)
+    listings = ParameterListings(_STORE)
     assert listings.lines == ("7.3", "7.2", "7.1", "7.0")
     added = listings.keyword("tf.fit", "shuffle")
     assert (added.having, added.taking, added.first) == (("7.1", "7.2", "7.3"), ("7.3",), "7.3")
@@ -143,7 +143,7 @@ def test_a_keyword_is_dated_by_the_lines_that_take_it() -> None:
 def test_the_shipped_file_covers_the_tensorflow_lines() -> None:
     text = (Path(api.__file__).parent / api.SIGNATURE_STORE).read_text(encoding="utf-8")
     assert text.startswith("# ") and len(text.encode()) < 600_000
-    lines = Signatures(text).lines
+    lines = ParameterListings(text).lines
     assert {"1.9", "1.15", "2.0", "2.5", "2.21"} <= set(lines)
 
 

@@ -83,8 +83,8 @@ from tfdoctor.scan.api import (
     keras_keyword_releases,
     keras_listed,
     keras_multibackend_removed,
+    keras_parameters_of,
     keras_releases,
-    keras_signatures_of,
     load_api,
     load_early,
     load_keras,
@@ -3033,7 +3033,7 @@ def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, 
     listed = keras_listed(name)
     if dated is None or listed is None or not dated.taking:
         return None
-    read = keras_signatures_of(name)
+    read = keras_parameters_of(name)
     shown = _keras_release_shown(m, major) if listed[0] == "keras" else ""
     of_major = [r for r in dated.having if version_key(r)[:1] == (major,)]
     deciding = [shown] if shown else of_major

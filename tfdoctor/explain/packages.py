@@ -97,8 +97,8 @@ from tfdoctor.scan.api import (
     bundled_lines,
     keyword_releases,
     load_api,
+    parameters_of,
     release_has,
-    signatures_of,
 )
 from tfdoctor.wheel_index import python_span, releases_of
 
@@ -4700,7 +4700,7 @@ def keyword_change(api: str, keyword: str, tf_version: Optional[str]) -> Optiona
     if shown:
         if shown not in dated.known or dated.takes(shown) is not False:
             return None  # a line the listings lack, one that takes it, or one not read
-        if KWARGS_MARK in signatures_of(api).get(shown, frozenset()):
+        if KWARGS_MARK in parameters_of(api).get(shown, frozenset()):
             return None
         later = [x for x in dated.taking if version_key(x) > version_key(shown)]
         if later and len(later) < len(dated.taking):
@@ -4725,7 +4725,7 @@ def keyword_change(api: str, keyword: str, tf_version: Optional[str]) -> Optiona
         return None  # the line after its last is not read, or is another major's
     if shown and not _same_major(removed_in, shown):
         return None
-    read = signatures_of(api)
+    read = parameters_of(api)
     brought = sorted(read[removed_in] - read[dated.last] - {KWARGS_MARK})
     return KeywordChange(dated, False, removed_in, brought=brought[0] if len(brought) == 1 else "")
 

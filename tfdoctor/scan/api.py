@@ -796,7 +796,7 @@ def name_releases(name: str, module: bool = False) -> NameReleases:
 KWARGS_MARK = "**"
 
 
-class Signatures:
+class ParameterListings:
     """The signature listings of every line (``signature_lines.txt``'s text), indexed by name
     so that one name's rows are replayed without rebuilding every line's table."""
 
@@ -837,8 +837,8 @@ class Signatures:
 def _dated(
     name: str, keyword: str, lines: tuple[str, ...], read: dict[str, frozenset[str]]
 ) -> KeywordReleases:
-    """:meth:`Signatures.keyword` from the listed ``lines`` and what :meth:`Signatures.of`
-    reads for ``name``."""
+    """:meth:`ParameterListings.keyword` from the listed ``lines`` and what
+    :meth:`ParameterListings.of` reads for ``name``."""
     having = tuple(sorted(read, key=version_key))
     known = tuple(sorted(lines, key=version_key))
     taking = tuple(x for x in having if keyword in read[x])
@@ -846,16 +846,16 @@ def _dated(
 
 
 @functools.cache
-def load_signatures() -> Signatures:
+def load_parameters() -> ParameterListings:
     """The bundled signature listings (empty where the file is missing), read on first use."""
     path = DATA_DIR / SIGNATURE_STORE
-    return Signatures(path.read_text(encoding="utf-8") if path.is_file() else "")
+    return ParameterListings(path.read_text(encoding="utf-8") if path.is_file() else "")
 
 
 @functools.cache
-def signatures_of(name: str) -> dict[str, frozenset[str]]:
-    """:meth:`Signatures.of` of the bundled listings."""
-    return load_signatures().of(name)
+def parameters_of(name: str) -> dict[str, frozenset[str]]:
+    """:meth:`ParameterListings.of` of the bundled listings."""
+    return load_parameters().of(name)
 
 
 @record
@@ -911,16 +911,16 @@ def keyword_releases(name: str, keyword: str) -> KeywordReleases:
     """The lines whose public callable ``name`` (``tf.function``, ``tf.compat.v1.reduce_max``)
     exists with its parameters read, and those of them that take ``keyword`` by name, from the
     parameters read out of each line's wheel (the bundled ``signature_lines.txt``); one
-    replay of ``name``'s rows, shared with :func:`signatures_of`."""
-    return _dated(name, keyword, load_signatures().lines, signatures_of(name))
+    replay of ``name``'s rows, shared with :func:`parameters_of`."""
+    return _dated(name, keyword, load_parameters().lines, parameters_of(name))
 
 
 @functools.cache
-def load_keras_signatures(dist: str) -> Signatures:
+def load_keras_parameters(dist: str) -> ParameterListings:
     """The bundled signature listings of Keras distribution ``dist`` (``keras``, ``tf-keras``;
     empty where the file is missing), read on first use."""
     path = DATA_DIR / KERAS_SIGNATURE_STORES[dist]
-    return Signatures(path.read_text(encoding="utf-8") if path.is_file() else "")
+    return ParameterListings(path.read_text(encoding="utf-8") if path.is_file() else "")
 
 
 #: The public prefix of a Keras name -> the distribution whose listings hold it and the prefix
@@ -943,12 +943,12 @@ def keras_listed(name: str) -> Optional[tuple[str, str]]:
 
 
 @functools.cache
-def keras_signatures_of(name: str) -> dict[str, frozenset[str]]:
-    """:meth:`Signatures.of` of the Keras release listings for ``name`` (as
+def keras_parameters_of(name: str) -> dict[str, frozenset[str]]:
+    """:meth:`ParameterListings.of` of the Keras release listings for ``name`` (as
     :func:`keras_listed` maps it): release -> the keywords it takes; empty for a name no
     Keras serves."""
     listed = keras_listed(name)
-    return load_keras_signatures(listed[0]).of(listed[1]) if listed is not None else {}
+    return load_keras_parameters(listed[0]).of(listed[1]) if listed is not None else {}
 
 
 def keras_keyword_releases(name: str, keyword: str) -> Optional[KeywordReleases]:
@@ -960,4 +960,4 @@ def keras_keyword_releases(name: str, keyword: str) -> Optional[KeywordReleases]
     listed = keras_listed(name)
     if listed is None:
         return None
-    return _dated(name, keyword, load_keras_signatures(listed[0]).lines, keras_signatures_of(name))
+    return _dated(name, keyword, load_keras_parameters(listed[0]).lines, keras_parameters_of(name))
