@@ -3138,6 +3138,44 @@ def test_the_release_that_removed_pkg_resources_is_read_from_the_module_table() 
     assert any(f"setuptools<{removed.removed_in}" in c for c in found.fix.commands)
 
 
+def test_distutils_version_a_library_reads_is_the_setuptools_release_told_to_it() -> None:
+    # A library reading distutils.version after a bare `import distutils`: the submodule was
+    # bound by setuptools importing it, which its later releases do not do.
+    from tfdoctor.modules import modules
+
+    row = modules().removed_from_dist["distutils"]
+    found = top_error(
+        explained(
+            '  File "/srv/env/lib/python3.8/site-packages/plotkit/__init__.py", line 3, in '
+            "<module>\n"
+            "    Loose = distutils.version.LooseVersion\n"
+            "AttributeError: module 'distutils' has no attribute 'version'\n"
+        )
+    )
+    assert found.cause == "dependency-api-removed"
+    assert found.fix is not None
+    assert f'pip install "setuptools<{row.removed_in}"' in found.fix.commands
+    assert "plotkit" in fix_text(found) and "setuptools" in fix_text(found)
+
+
+def test_distutils_version_missing_without_a_frame_tells_the_code_and_the_release() -> None:
+    found = top_error(explained("AttributeError: module 'distutils' has no attribute 'version'\n"))
+    assert found.cause == "dependency-api-removed"
+    assert "The code uses distutils.version" in fix_text(found)
+    assert "import distutils.version" in fix_text(found)
+
+
+def test_distutils_version_missing_under_an_older_setuptools_is_not_that_release() -> None:
+    report = explained(
+        "Package    Version\n---------- -------\nsetuptools 58.0.4\n"
+        "AttributeError: module 'distutils' has no attribute 'version'\n"
+    )
+    assert not any(
+        f.cause == "dependency-api-removed" and f.severity >= Severity.WARNING
+        for f in report.findings
+    )
+
+
 # --- a companion's release beside the TensorFlow a listing shows --------------------------------
 
 
