@@ -3158,10 +3158,14 @@ def test_distutils_version_a_library_reads_is_the_setuptools_release_told_to_it(
     assert "plotkit" in fix_text(found) and "setuptools" in fix_text(found)
 
 
-def test_distutils_version_missing_without_a_frame_tells_the_code_and_the_release() -> None:
-    found = top_error(explained("AttributeError: module 'distutils' has no attribute 'version'\n"))
+@pytest.mark.parametrize("module", ["distutils", "setuptools._distutils"])
+def test_distutils_version_missing_without_a_frame_tells_the_code_and_the_release(
+    module: str,
+) -> None:
+    found = top_error(explained(f"AttributeError: module '{module}' has no attribute 'version'\n"))
     assert found.cause == "dependency-api-removed"
-    assert "The code uses distutils.version" in fix_text(found)
+    assert f"The code uses {module}.version" in fix_text(found)
+    assert 'pip install "setuptools<59.6.0"' in (found.fix.commands if found.fix else ())
     assert "import distutils.version" in fix_text(found)
 
 
