@@ -3169,6 +3169,23 @@ def test_distutils_version_missing_without_a_frame_tells_the_code_and_the_releas
     assert "import distutils.version" in fix_text(found)
 
 
+def test_no_setuptools_pin_is_offered_on_a_python_no_release_before_the_removal_runs_on() -> None:
+    # setuptools before 59.6.0 defaults to the standard library's distutils, which Python 3.12
+    # removed: the pin would break setuptools itself there.
+    found = top_error(
+        explained(
+            '  File "/srv/env/lib/python3.12/site-packages/plotkit/__init__.py", line 3, in '
+            "<module>\n"
+            "    Loose = distutils.version.LooseVersion\n"
+            "AttributeError: module 'distutils' has no attribute 'version'\n"
+        )
+    )
+    assert found.cause == "dependency-api-removed"
+    assert found.fix is not None
+    assert not any("setuptools<" in c for c in found.fix.commands)
+    assert "plotkit" in fix_text(found) and "Python 3.12" in fix_text(found)
+
+
 def test_distutils_version_missing_under_an_older_setuptools_is_not_that_release() -> None:
     report = explained(
         "Package    Version\n---------- -------\nsetuptools 58.0.4\n"
