@@ -2788,7 +2788,7 @@ def test_a_range_check_tensorflow_s_own_range_misses_moves_the_checking_package(
 )
 def test_no_range_check_finding_where_none_failed_or_tensorflow_is_checked(text: str) -> None:
     assert not any(
-        x.cause == "dependency-out-of-range" and x.severity >= Severity.WARNING
+        x.cause == "dependency-out-of-range" and x.severity.rank >= Severity.WARNING.rank
         for x in explained(text).findings
     )
     if "1.21.0" not in text:  # read, inside the range; the others are not read at all
@@ -3095,7 +3095,7 @@ def test_no_family_range_finding_where_the_range_is_not_the_family_s_or_holds(li
     found = [
         x
         for x in explained(line).findings
-        if x.cause == "dependency-out-of-range" and x.severity >= Severity.WARNING
+        if x.cause == "dependency-out-of-range" and x.severity.rank >= Severity.WARNING.rank
     ]
     assert found == []
 
@@ -3136,6 +3136,72 @@ def test_the_release_that_removed_pkg_resources_is_read_from_the_module_table() 
     assert found.cause == "dependency-api-removed"
     assert found.fix is not None
     assert any(f"setuptools<{removed.removed_in}" in c for c in found.fix.commands)
+
+
+def test_distutils_version_a_library_reads_is_the_setuptools_release_told_to_it() -> None:
+    # A library reading distutils.version after a bare `import distutils`: the submodule was
+    # bound by setuptools importing it, which its later releases do not do.
+    from tfdoctor.modules import modules
+
+    row = modules().removed_from_dist["distutils"]
+    found = top_error(
+        explained(
+            '  File "/srv/env/lib/python3.8/site-packages/plotkit/__init__.py", line 3, in '
+            "<module>\n"
+            "    Loose = distutils.version.LooseVersion\n"
+            "AttributeError: module 'distutils' has no attribute 'version'\n"
+        )
+    )
+    assert found.cause == "dependency-api-removed"
+    assert found.fix is not None
+    assert f'pip install "setuptools<{row.removed_in}"' in found.fix.commands
+    assert "plotkit" in fix_text(found) and "setuptools" in fix_text(found)
+
+
+@pytest.mark.parametrize("module", ["distutils", "setuptools._distutils"])
+def test_distutils_version_missing_without_a_frame_tells_the_code_and_the_release(
+    module: str,
+) -> None:
+    found = top_error(explained(f"AttributeError: module '{module}' has no attribute 'version'\n"))
+    assert found.cause == "dependency-api-removed"
+    assert f"The code uses {module}.version" in fix_text(found)
+    assert 'pip install "setuptools<59.6.0"' in (found.fix.commands if found.fix else ())
+    assert "import distutils.version" in fix_text(found)
+
+
+def test_no_setuptools_pin_is_offered_on_a_python_no_release_before_the_removal_runs_on() -> None:
+    # setuptools before 59.6.0 defaults to the standard library's distutils, which Python 3.12
+    # removed: the pin would break setuptools itself there.
+    found = top_error(
+        explained(
+            '  File "/srv/env/lib/python3.12/site-packages/plotkit/__init__.py", line 3, in '
+            "<module>\n"
+            "    Loose = distutils.version.LooseVersion\n"
+            "AttributeError: module 'distutils' has no attribute 'version'\n"
+        )
+    )
+    assert found.cause == "dependency-api-removed"
+    assert found.fix is not None
+    assert not any("setuptools<" in c for c in found.fix.commands)
+    assert "plotkit" in fix_text(found) and "Python 3.12" in fix_text(found)
+
+
+def test_distutils_version_missing_under_an_older_setuptools_is_not_that_release() -> None:
+    # setuptools 58 imports distutils.version itself: the words there are another cause's.
+    report = explained(
+        "Name: setuptools\nVersion: 58.0.4\nSummary: Easily download\n"
+        "AttributeError: module 'distutils' has no attribute 'version'\n"
+    )
+    assert not any(
+        f.cause == "dependency-api-removed" and f.severity.rank >= Severity.WARNING.rank
+        for f in report.findings
+    )
+    # At or past the release, the reading stands.
+    later = explained(
+        "Name: setuptools\nVersion: 65.5.0\nSummary: Easily download\n"
+        "AttributeError: module 'distutils' has no attribute 'version'\n"
+    )
+    assert top_error(later).cause == "dependency-api-removed"
 
 
 # --- a companion's release beside the TensorFlow a listing shows --------------------------------

@@ -84,6 +84,9 @@ class RemovedApi(Record):
     names: frozenset[str] = frozenset()
     #: Where the removal is recorded (the row's sources' addresses).
     links: tuple[str, ...] = ()
+    #: The first Python on which no release before the removal imports (``3.12``); empty
+    #: where any Python the releases name does.
+    python_below: str = ""
 
 
 @record
@@ -604,9 +607,20 @@ def _removed_from_dist(
             row.use,
             frozenset(row.names),
             tuple(sources[i].url for i in row.ids),
+            reader.required_string(
+                row.fields["python_below"], f"{row.where}.python_below", *_PYTHON_RELEASE
+            )
+            if "python_below" in row.fields
+            else "",
         )
         for row in _removals(
-            reader, top, "removed_from_distribution", _RELEASE, sources, required=("dist",)
+            reader,
+            top,
+            "removed_from_distribution",
+            _RELEASE,
+            sources,
+            required=("dist",),
+            optional=("python_below",),
         )
     }
 

@@ -4988,7 +4988,7 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     code uses it, where a frame shows one."""
     row = modules().removed_from_dist[module]
     return release_removed_fix(
-        m, row.dist, row.removed_in, removed_api_name(module, name), row.use, user
+        m, row.dist, row.removed_in, removed_api_name(module, name), row.use, user, row.python_below
     )
 
 
@@ -5007,24 +5007,38 @@ def removed_api_name(module: str, name: str) -> str:
 
 
 def release_removed_fix(
-    m: Machine, dist: str, removed_in: str, what: str, use: str, user: str = ""
+    m: Machine, dist: str, removed_in: str, what: str, use: str, user: str = "", below: str = ""
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
-    has it), or a release of ``dist`` before the removal."""
+    has it), or a release of ``dist`` before the removal, where the Python runs one
+    (``below``: the first Python on which none does; empty where any does)."""
     pin = f"{dist}<{removed_in}"
     older = f"or install a {dist} before {removed_in} and pin it ({pin})"
+    commands = m.pip_install(pin)
+    if below:
+        python = m.python_version
+        if python is not None and version_key(python)[:2] >= version_key(below)[:2]:
+            # The release before the removal does not import on this Python: pinning it
+            # breaks what imports it.
+            older = (
+                f"not an older {dist}: no {dist} before {removed_in} runs on Python "
+                f"{below} or later, and this Python is {python}"
+            )
+            commands = ()
+        else:
+            older = f"or, on a Python before {below}, {older.removeprefix('or ')}"
     if user:
         text = (
             f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
             f"{user} to a release written for {dist} {removed_in} or later (one that "
             f"uses {use}), {older}."
         )
-        return Fix(text, m.pip_install(pin))
+        return Fix(text, commands)
     text = (
         f"The code uses {what}, which {dist} {removed_in} removed: use {use} in the code, {older}."
     )
-    return Fix(text, m.pip_install(pin))
+    return Fix(text, commands)
 
 
 def own_code_dependency_fix(m: Machine, dist: str, asked: str, version: Optional[str]) -> Fix:
