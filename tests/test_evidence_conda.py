@@ -103,3 +103,17 @@ def test_conda_tensorflow_has_one_home_that_the_machine_checks_and_causes_share(
     for name in CONDA_TENSORFLOW:
         assert tf_installer((), {name}) == "conda"
     assert tf_installer((), {"tensorflow-estimator", "jax"}) is None
+
+
+def test_conda_45s_pip_rows_read_as_pips_and_protobuf_copies_are_all_kept() -> None:
+    rows = (
+        "protobuf                  3.3.2                    py27_0    conda-forge\n"
+        "protobuf                  3.4.0                     <pip>\n"
+        "tensorflow                1.3.0                     <pip>\n"
+    )
+    assert [(r.name, r.version, r.channel) for r in read_conda_rows([rows])] == [
+        ("tensorflow", "1.3.0", "pypi"),
+        ("protobuf", "3.3.2", "conda-forge"),
+        ("protobuf", "3.4.0", "pypi"),
+    ]
+    assert list_row_at("numpy 1.13.1 <pip> extra\n", 0) is None

@@ -373,7 +373,6 @@ def test_a_folder_only_named_like_a_package_is_the_users() -> None:
     assert checkout_package("/w/mylib/a.py", frames) is None
 
 
-
 def test_whose_code_a_file_is_installed_first_then_a_source_tree() -> None:
     frames = _frames(
         ("train.py", "import sonnet"),
@@ -413,6 +412,7 @@ def test_a_checkout_and_the_folder_holding_it() -> None:
     # An installed copy, or a path whose start a paste masked, is no checkout.
     assert checkout_of("/usr/lib/python3/dist-packages/sonnet/__init__.py", frames) is None
     assert checkout_of(".../sonnet/__init__.py", frames) is None
+
 
 @pytest.mark.parametrize(
     "between",

@@ -434,14 +434,39 @@ def test_a_windows_dll_with_another_toolkit_names_the_native_windows_lines() -> 
             "10.2",
             id="linux-toolkit-dir",
         ),
+        # A CUDA runtime the log shows on the disk by its path, in a directory not named for
+        # its release: its file name gives the release.
+        pytest.param(
+            False,
+            "$ ls /usr/local/cuda/lib64/libcudart*\n/usr/local/cuda/lib64/libcudart.so  "
+            "/usr/local/cuda/lib64/libcudart.so.10.2  /usr/local/cuda/lib64/libcudart.so.10.2.89\n",
+            "10.2",
+            id="linux-listing",
+        ),
+        pytest.param(
+            False,
+            "$ find / -name 'libcudart.so*'\n"
+            "/opt/cuda/targets/x86_64-linux/lib/libcudart.so.11.0\n",
+            "11",
+            id="linux-find",
+        ),
+        pytest.param(
+            True,
+            "C:\\> where cudart64_*.dll\nD:\\tools\\cuda\\bin\\cudart64_102.dll\n",
+            "10.2",
+            id="windows-where",
+        ),
     ],
 )
-def test_a_toolkit_directory_named_for_its_release_shows_the_toolkit(
+def test_a_toolkit_directory_or_runtime_file_shows_the_toolkit(
     dll: bool, shown: str, release: str
 ) -> None:
     asked = "cudart64_101.dll" if dll else "libcudart.so.10.1"
-    top = _top(_explain(_runtime_not_loaded(asked, dll=dll) + shown))
+    # Under TensorFlow's own note too: a toolkit installed shows a GPU setup.
+    top = _top(_explain(_runtime_not_loaded(asked, dll=dll) + _CUDART_NOTE + shown))
+    assert top.cause == "cuda-libs-missing" and top.severity.rank >= Severity.WARNING.rank
     assert top.fix is not None
+    assert f"TensorFlow asked for {asked} (CUDA 10.1)" in top.fix.text
     assert f"the CUDA toolkit installed is {release}" in top.fix.text
     assert "CUDA 10.1 toolkit" in top.fix.text
 
@@ -479,6 +504,51 @@ def test_the_runtime_missing_beside_a_toolkit_installed_is_the_gpu_setups_failur
     assert top.fix is not None and "the CUDA toolkit installed is" in top.fix.text
     # Every line built with CUDA 10.1 (2.1 to 2.3) was built with cuDNN 7.6: the fix says so.
     assert "CUDA 10.1 toolkit and cuDNN 7.6 beside it" in top.fix.text
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("$ ls /usr/local/cuda/lib64/libcudart.so.10.2\n", id="command-alone"),
+        pytest.param(
+            "ls: cannot access '/usr/local/cuda/lib64/libcudart.so.10.2': No such file or "
+            "directory\n",
+            id="absent",
+        ),
+        pytest.param("I have libcudart.so.10.2 installed\n", id="words-without-a-path"),
+    ],
+)
+def test_a_runtime_file_not_shown_on_the_disk_leaves_the_note(shown: str) -> None:
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _CUDART_NOTE + shown))
+    assert top.severity is Severity.INFO
+
+
+def test_a_listing_of_the_toolkits_library_files_shows_a_gpu_setup() -> None:
+    # ls's output, the names alone: a toolkit installed, though its directory and release
+    # are not shown (from CUDA 11 every 11.x runtime is libcudart.so.11.0).
+    listing = (
+        "$ ls /usr/local/cuda/lib64\nlibcublas.so.11  libcudart.so  libcudart.so.11.0  "
+        "libcudart_static.a\n"
+    )
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _CUDART_NOTE + listing))
+    assert top.cause == "cuda-libs-missing" and top.severity.rank >= Severity.WARNING.rank
+    assert top.fix is not None and "CUDA 10.1" in top.fix.text
+    assert "toolkit installed is" not in top.fix.text
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("\tlibcudart.so.10.1 => not found\n", id="ldd-not-found"),
+        pytest.param(
+            "libcudart.so.10.1: cannot open shared object file: No such file or directory\n",
+            id="wrapped-dlerror",
+        ),
+    ],
+)
+def test_a_library_name_with_the_loaders_complaint_is_no_listing(shown: str) -> None:
+    listing = next(s for s in load_signatures().signatures if s.id == "cuda-library-listing-shown")
+    assert listing.pattern.search(shown.rstrip("\n")) is None
 
 
 def test_an_issues_form_cuda_answer_is_no_toolkit_the_machine_shows() -> None:

@@ -177,3 +177,57 @@ def test_not_a_version_disagreement(generated: str, exception: str) -> None:
     assert all(x.cause != "protobuf-incompatible" for x in report.findings), [
         x.id for x in report.findings
     ]
+
+
+def _pool_refusal(caller: str, code: str) -> str:
+    """protobuf's own descriptor.py raising its compiled pool's KeyError under ``caller``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        f'  File "{caller}", line 4, in <module>\n'
+        f"    {code}\n"
+        f'  File "{SITE}/google/protobuf/descriptor.py", line 501, in __new__\n'
+        "    return _message.default_pool.FindFieldByName(full_name)\n"
+        'KeyError: "Couldn\'t find field google.protobuf.FieldOptions.unverified_lazy"\n'
+    )
+
+
+def test_protobufs_own_field_refused_is_read_whoever_imported_protobuf() -> None:
+    # The frames before protobuf's are a user's package and Keras', none a generated module.
+    text = _pool_refusal("segnet/layers.py", "from keras.layers import Dense")
+    fix = _protobuf_fix(_explain(text))
+    assert "protobuf" in fix
+
+
+def test_a_listing_with_several_protobuf_copies_removes_each_with_its_installer() -> None:
+    listing = (
+        "protobuf                  4.21.12          py310h2c1b2ae_0    conda-forge\n"
+        "protobuf                  4.25.1                    <pip>\n"
+        "protobuf                  3.20.3                   pypi_0    pypi\n"
+    )
+    text = _pool_refusal("segnet/layers.py", "from keras.layers import Dense") + listing
+    fix = _protobuf_fix(_explain(text))
+    assert "3 times" in fix
+    assert fix.count("uninstall -y protobuf") == 2
+    assert "conda remove -y --force protobuf" in fix
+    # conda's release back from its channel, inside conda.
+    assert "conda install -y -c conda-forge protobuf=4.21.12" in fix
+    assert "pip install" not in fix
+
+
+def test_pip_copies_alone_bring_the_newest_back_with_pip() -> None:
+    listing = (
+        "protobuf                  3.19.6                   pypi_0    pypi\n"
+        "protobuf                  3.20.3                   pypi_0    pypi\n"
+    )
+    text = _pool_refusal("segnet/layers.py", "import tensorflow as tf") + listing
+    fix = _protobuf_fix(_explain(text))
+    assert "conda" not in fix
+    assert 'install "protobuf==3.20.3"' in fix
+
+
+def test_another_projects_field_is_not_protobufs_own() -> None:
+    text = _pool_refusal("segnet/layers.py", "import tensorflow as tf").replace(
+        "google.protobuf.FieldOptions", "segnet.Config"
+    )
+    assert not [x for x in _explain(text).findings if x.cause == "protobuf-incompatible"]

@@ -4128,6 +4128,44 @@ def conda_pip_duplicate_fix(
     )
 
 
+def protobuf_copies_fix(
+    m: Machine,
+    conda_rows: Sequence[tuple[str, str]],
+    pip_versions: Sequence[str],
+) -> Fix:
+    """protobuf installed more than once into one environment, as a listing shows it:
+    ``conda_rows`` (version, channel) are conda's packages, ``pip_versions`` pip's copies
+    (conda list's ``pypi`` or ``<pip>`` rows). Every copy writes the one ``google/protobuf/``
+    folder, so its Python code and its compiled part may come from different releases.
+    Each copy out with the installer that put it there (pip's uninstall removes the first
+    copy it finds, so once a copy), then one back: conda's release from its channel where
+    conda had one (conda's solver chose it for the environment's other packages), else the
+    newest pip copy shown."""
+    removal = (
+        *(m.conda_remove("protobuf", force=True) if conda_rows else ()),
+        *(command for _ in pip_versions for command in m.pip("uninstall -y protobuf")),
+    )
+    shown = [f"conda's {v}{f' ({c})' if c and c != 'pypi' else ''}" for v, c in conda_rows]
+    shown += [f"pip's {v}" for v in pip_versions]
+    if conda_rows:
+        version, channel = conda_rows[0]
+        again = m.conda_install(
+            f"protobuf={version}", channel=channel if channel != "pypi" else "", yes=True
+        )
+        kept = f"protobuf {version} from conda, the release conda had installed"
+    else:
+        version = max(pip_versions, key=version_key)
+        again = m.pip_install(f"protobuf=={version}")
+        kept = f"protobuf {version} from pip, the newest shown"
+    return Fix(
+        f"The listing shows protobuf {len(shown)} times ({', '.join(shown)}): every copy "
+        "writes the same google/protobuf/ folder, so the import runs parts of several "
+        "releases. Remove every copy, each with the installer that put it there (pip's "
+        f"uninstall once a copy), then install one ({kept}).",
+        (*removal, *again),
+    )
+
+
 def library_pin_detail(library: str, target: str, capped: bool = False) -> str:
     """Why an exact pin of ``library`` on ``target`` (``capped``: a cap below a release
     TensorFlow requires) is reported while another release is installed: the one sentence

@@ -197,6 +197,12 @@ _LIST_ROW = re.compile(
     r"(?P<build>[\w.+]{1,80})(?:[ \t]+(?P<channel>[\w./:-]{1,200}))?[ \t]*\r?$",
     re.MULTILINE,
 )
+#: A row of conda 4.5 and older for a distribution pip installed: ``protobuf 3.4.0 <pip>``
+#: (conda/cli/main_list.py then printed pip's packages so, with no build and no channel).
+_PIP_ROW = re.compile(
+    r"^(?P<name>[a-z0-9][\w.-]{0,80})[ \t]+(?P<version>\d[\w.!+]{0,40})[ \t]+<pip>[ \t]*\r?$",
+    re.MULTILINE,
+)
 #: A package's folder in conda's package cache: ``pkgs/jaxlib-0.4.23-cuda120py311h.../``
 #: (conda's layout: one folder per package build).
 _CACHE_FOLDER = re.compile(r"[/\\]pkgs[/\\](?P<name>[a-z0-9][\w.-]*?)-\d[\w.!+]*-[\w.+]+[/\\]")
@@ -231,9 +237,14 @@ def _list_row(m: re.Match[str]) -> CondaRow:
 
 def list_row_at(text: str, start: int) -> Optional[CondaRow]:
     """The ``conda list`` row on the line of ``text`` that starts at ``start``, None where
-    that line is not one: for a caller that finds the lines worth trying by itself."""
+    that line is not one: for a caller that finds the lines worth trying by itself. conda 4.5
+    and older list what pip installed as ``name version <pip>`` (no build, no channel): such a
+    row reads as the build ``pypi_0`` and the channel ``pypi`` that later releases print."""
     m = _LIST_ROW.match(text, start)
-    return _list_row(m) if m is not None else None
+    if m is not None:
+        return _list_row(m)
+    pip = _PIP_ROW.match(text, start)
+    return CondaRow(pip["name"], pip["version"], "pypi_0", "pypi") if pip is not None else None
 
 
 #: A line of ``conda list``'s output (conda/cli/main_list.py prints its header's comment

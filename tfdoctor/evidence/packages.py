@@ -1258,17 +1258,18 @@ _TF_BUILD = re.compile(r"[A-Za-z][\w.]*?_\d+|pypi_0")
 _TF_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?")
 
 
-#: The packages read from a pasted ``conda list``: TensorFlow's (:data:`CONDA_TENSORFLOW`) and
-#: TensorBoard's, each of which writes one import package that two installers must not share.
-_CONDA_ROW_NAMES = frozenset((*CONDA_TENSORFLOW, *TENSORBOARD_DISTRIBUTIONS))
+#: The packages read from a pasted ``conda list``: TensorFlow's (:data:`CONDA_TENSORFLOW`),
+#: TensorBoard's and protobuf, each of which writes one import package (``google/protobuf/``
+#: for protobuf) that two installers, or two installs, must not share.
+_CONDA_ROW_NAMES = frozenset((*CONDA_TENSORFLOW, *TENSORBOARD_DISTRIBUTIONS, "protobuf"))
 
 
 def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
-    """The TensorFlow and TensorBoard packages a pasted ``conda list`` shows, in order, with
-    or without its header (a paste often leaves it out)."""
+    """The TensorFlow, TensorBoard and protobuf packages a pasted ``conda list`` shows, in
+    order, with or without its header (a paste often leaves it out)."""
     out: list[CondaRow] = []
     for text in texts:
-        for prefix in ("tensorflow", "tensorboard", "tb-nightly"):
+        for prefix in ("tensorflow", "tensorboard", "tb-nightly", "protobuf"):
             out.extend(_conda_rows_named(text, prefix))
     return out
 

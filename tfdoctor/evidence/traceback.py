@@ -827,7 +827,7 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
 #: shell resolves, which may be another Python than the plain ``python`` or ``pip`` on PATH.
 _PYTHON_COMMAND = re.compile(
     r"(?m)(?:^|[$#%>][ \t]*)(?P<cmd>python(?:3(?:\.\d{1,2})?)?|py -3(?:\.\d{1,2})?)"
-    r"[ \t]+(?:-c\b|-m[ \t]|[^\s-][^\s]{0,200}\.py\b)"
+    r"[ \t]+(?:-c\b|-m[ \t]|(?P<script>[^\s-][^\s]{0,200}\.py)\b)"
 )
 
 
@@ -842,6 +842,22 @@ def python_command(text: str) -> Optional[str]:
     end = failed if failed >= 0 else len(text)
     ran = [m.group("cmd") for m in _PYTHON_COMMAND.finditer(text, 0, end)]
     return ran[-1] if ran and ran[-1] != "python" else None
+
+
+def python_scripts(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
+    """The program files the shell lines of ``text`` run Python on (``python
+    tensorflow/models/x.py`` gives ``tensorflow/models/x.py``), as typed, in order, at most
+    ``limit``: where the program lies, which a relative path gives from the directory the
+    command ran in."""
+    if ".py" not in text:
+        return []
+    out: list[str] = []
+    for m in _PYTHON_COMMAND.finditer(text):
+        if m.group("script") and m.group("script") not in out:
+            out.append(m.group("script"))
+            if len(out) >= limit:
+                break
+    return out
 
 
 #: The interpreter a Jupyter server could not start a kernel with: jupyter_client's launcher

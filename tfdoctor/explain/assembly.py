@@ -12,7 +12,13 @@ from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.devices import DeviceListing, tf_cpu_image
-from tfdoctor.evidence.traceback import Inferred, Traceback, cut_import, path_hints
+from tfdoctor.evidence.traceback import (
+    Inferred,
+    Traceback,
+    cut_import,
+    path_hints,
+    python_scripts,
+)
 from tfdoctor.explain.builders import BUILDERS
 from tfdoctor.explain.cluster import (
     _nccl_fell_back_to_sockets,
@@ -916,6 +922,8 @@ def explain(
         shown=evidence.shown,
         crashed=_process_ended(evidence),
         logged=_logged(evidence),
+        conda_rows=evidence.conda_rows,
+        scripts=python_scripts(evidence.first_text),
         signed=[
             line
             for hits in by_cause.values()

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.conda import CondaRow
+from tfdoctor.evidence.packages import tf_installer
 from tfdoctor.evidence.traceback import Frame, Traceback, is_installed, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -30,6 +32,14 @@ _NEWER_RUNTIME = ("_upb", "Descriptors cannot")
 #: The descriptor pool refusing a second copy of one .proto file: two packages (or two copies
 #: of one) define it, which no protobuf release changes.
 _DUPLICATE = "duplicate file name"
+#: protobuf's compiled descriptor pool refusing a field of protobuf's own descriptor.proto
+#: (``KeyError: "Couldn't find field google.protobuf.DescriptorProto.ExtensionRange.options"``:
+#: pyext/descriptor_pool.cc, ``PyErr_Format(PyExc_KeyError, "Couldn't find field %.200s",
+#: name)``, https://github.com/protocolbuffers/protobuf/blob/v3.4.0/python/google/protobuf/pyext/descriptor_pool.cc).
+#: protobuf's Python code (descriptor.py, descriptor_pb2.py) asks its compiled part for a
+#: field of its own release, which the compiled part of another release lacks: two protobuf
+#: releases' files in one folder, whoever imported protobuf.
+_OWN_FIELD_REFUSED = re.compile(r"Couldn't find field (?P<field>google\.protobuf\.[\w.]{1,200})")
 
 
 def _in_runtime(frame: Frame) -> bool:
@@ -40,10 +50,14 @@ def _generated(frame: Frame) -> bool:
     return frame.path.replace("\\", "/").rsplit("/", 1)[-1].endswith("_pb2.py")
 
 
-def generated_code_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """One finding when an exception is raised in protobuf's runtime below a ``_pb2`` frame."""
+def generated_code_findings(
+    tracebacks: Sequence[Traceback], m: Machine, rows: Sequence[CondaRow] = ()
+) -> list[Finding]:
+    """One finding when an exception is raised in protobuf's runtime below a ``_pb2`` frame,
+    or protobuf's compiled part refuses a field of protobuf's own (``rows``: the ``conda
+    list`` rows the log shows, whose protobuf copies the fix removes)."""
     for tb in tracebacks:
-        found = _runtime_refusal(tb, m)
+        found = _runtime_refusal(tb, m) or _own_field_refused(tb, m, rows)
         if found is not None:
             return [found]
     return []
@@ -87,6 +101,39 @@ def _runtime_refusal(tb: Traceback, m: Machine) -> Optional[Finding]:
         f"(google/protobuf/) while {owner}'s generated `_pb2` module loads: the installed "
         "protobuf is not the runtime that code was generated for.",
         _fix(m, newer=any(word in tb.message for word in _NEWER_RUNTIME)),
+    )
+
+
+def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> Optional[Finding]:
+    """protobuf's own frame raising its compiled pool's refusal of a field of protobuf's own
+    descriptor.proto (:data:`_OWN_FIELD_REFUSED`), whatever code imported protobuf: its Python
+    part and its compiled part are of two releases. A listing that shows protobuf more than
+    once says how (several copies in one folder); the fix removes them all."""
+    refused = _OWN_FIELD_REFUSED.search(tb.message)
+    if refused is None or not tb.frames or not _in_runtime(tb.frames[-1]):
+        return None
+    copies = [r for r in rows if r.name == "protobuf"]
+    conda_rows = [(r.version, r.channel) for r in copies if r.channel != "pypi"]
+    pip_versions = [r.version for r in copies if r.channel == "pypi"]
+    several = len(copies) > 1
+    listing = "; ".join(
+        f"protobuf {r.version} {'pip' if r.channel == 'pypi' else r.channel or r.build}"
+        for r in copies
+    )
+    return causes.finding(
+        "explain.protobuf-incompatible",
+        Severity.ERROR,
+        causes.software.PROTOBUF_INCOMPATIBLE,
+        "protobuf's compiled part lacks a field its own Python code declares: two protobuf "
+        "releases are mixed",
+        f"{tb.where}: {tb.type}: {tb.message}\nprotobuf's own descriptor code asks its "
+        f"compiled descriptor pool for {refused.group('field')}, a field of protobuf's own "
+        "descriptor.proto, and the pool lacks it: the Python files and the compiled module "
+        "come from different protobuf releases."
+        + (f"\nThe listing shows protobuf {len(copies)} times: {listing}." if several else ""),
+        causes.software.protobuf_copies_fix(m, conda_rows, pip_versions)
+        if several
+        else _fix(m, newer=False),
     )
 
 
@@ -203,3 +250,73 @@ def _uncompiled(tb: Traceback) -> Optional[Finding]:
         "project's source tree, so it exists only once its .proto files are compiled.",
         causes.software.protos_compile_fix(package, module, root, installed, windows),
     )
+
+
+#: TensorFlow's own protoc-generated module (``tensorflow.core.framework.graph_pb2``): Bazel's
+#: build generates it from the tree's ``graph.proto``, so a source checkout holds the .proto
+#: file and no ``_pb2.py`` (tensorflow/core/framework/BUILD of any release).
+_TF_GENERATED = re.compile(r"(?:tensorflow|tensorflow_core)\.[\w.]{1,300}_pb2")
+
+
+def tf_source_tree(tb: Traceback, scripts: Sequence[str] = ()) -> Optional[str]:
+    """A file under a ``tensorflow/`` folder outside site-packages that the traceback's frames
+    or the program a shell line runs (``scripts``) show, where no frame is an installed
+    TensorFlow's: the code ran in a TensorFlow source tree, whose ``tensorflow/`` is what
+    ``import tensorflow`` finds first. A Bazel build's output (bazel-bin, runfiles) is a built
+    tree, not read here. None where nothing shows one."""
+    frames = [f.path for f in tb.frames if not f.path.startswith("<")]
+    if any(origin_of(p).dist == "tensorflow" and origin_of(p).installed for p in frames):
+        return None
+    for path in (*frames, *scripts):
+        origin = origin_of(path)
+        built = tf_installer([path], ()) == "source"
+        if origin.dist == "tensorflow" and origin.installed is False and not built:
+            return path
+    return None
+
+
+def _tf_generated_missing(tb: Traceback) -> Optional[str]:
+    """The generated module of TensorFlow's own that the exception shows missing, as printed:
+    Python 3's whole name (``tensorflow.core.framework.graph_pb2``), or Python 2's bare words,
+    which name only the part that did not import (``core.framework.graph_pb2``, no package
+    of its own nor a project's ``protos`` package, which
+    :func:`uncompiled_protos_findings` reads): read only where a source tree of TensorFlow's
+    is shown, the package whose part it is."""
+    missing = _missing_generated(tb)
+    if missing is None:
+        return None
+    module = missing[1]
+    if _TF_GENERATED.fullmatch(module):
+        return module
+    gone = tb.missing_module
+    if gone is None or gone.quoted or "protos" in module.split("."):
+        return None
+    return module if distribution_of(module) is None else None
+
+
+def source_tree_findings(tracebacks: Sequence[Traceback], scripts: Sequence[str]) -> list[Finding]:
+    """One finding where a program run inside a TensorFlow source tree (:func:`tf_source_tree`)
+    misses a generated module of TensorFlow's: the tree's ``tensorflow/`` folder was imported
+    instead of the installed package, and it has the .proto files only. TensorFlow 0.x to
+    1.x's own guard says it in words ("you should not try to import tensorflow from its
+    source directory", read by the signature tf-imported-from-source-tree); before that
+    guard runs, or from another import, this is how it shows."""
+    for tb in tracebacks:
+        tree = tf_source_tree(tb, scripts)
+        module = _tf_generated_missing(tb) if tree is not None else None
+        if module is None:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                Severity.ERROR,
+                causes.software.TF_SHADOWED_MODULE,
+                "`import tensorflow` found a TensorFlow source tree, not the installed package",
+                f"{tb.where}: {tb.type}: {tb.message}\n{tree} lies in a tensorflow/ folder "
+                f"outside site-packages, and {module}, a module TensorFlow's build generates "
+                "from its .proto files, is missing: a source tree holds the .proto files only, "
+                "so the tensorflow imported is the tree's.",
+                causes.software.source_tree_fix(),
+            )
+        ]
+    return []

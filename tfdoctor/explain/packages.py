@@ -60,7 +60,11 @@ from tfdoctor.evidence.traceback import (
     users_own,
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
-from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
+from tfdoctor.explain.generated import (
+    generated_code_findings,
+    source_tree_findings,
+    uncompiled_protos_findings,
+)
 from tfdoctor.explain.keras_versions import (
     keras_argument_findings,
     keras_get_updates_findings,
@@ -179,6 +183,8 @@ def package_findings(
     shown: Optional[Mapping[str, str]] = None,
     crashed: bool = False,
     logged: Optional[Mapping[str, str]] = None,
+    conda_rows: Sequence[CondaRow] = (),
+    scripts: Sequence[str] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -187,7 +193,9 @@ def package_findings(
     gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
     exception leave to them; ``crashed``: the log shows a process ending without a traceback,
     a failure as an exception is; ``logged``: the log's words for the work done after each
-    exception the run went on after, by the exception's place, :meth:`Traceback.where`)."""
+    exception the run went on after, by the exception's place, :meth:`Traceback.where`;
+    ``conda_rows``: the rows a pasted ``conda list`` shows; ``scripts``: the program files
+    its shell lines run Python on)."""
     out: dict[str, Finding] = {}
     # Where TensorFlow's own range on a name is one side of the clash, two other packages'
     # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
@@ -257,9 +265,10 @@ def package_findings(
         *keras_get_updates_findings(tracebacks, m),
         *keras_training_argument_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
+        *source_tree_findings(tracebacks, scripts),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
-        *generated_code_findings(tracebacks, m),
+        *generated_code_findings(tracebacks, m, conda_rows),
     ):
         if finding is None:
             continue

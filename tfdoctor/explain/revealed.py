@@ -536,6 +536,12 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
         # use a GPU, so the runtime the build asks for missing is that setup's failure.
         return False
+    if any(True for _ in evidence.logged(tflog.LibraryFileShown)):
+        # A CUDA toolkit library the log shows on the disk by its path (a listing, find's or
+        # where.exe's output: /usr/local/cuda/lib64/libcudart.so.10.2): a toolkit installed
+        # to use a GPU, whichever its release, as above. The driver's libcuda is not one of
+        # them (tflog's file stems): a CPU-only image may carry NVIDIA's driver libraries.
+        return False
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
         [g["library"] for h in hits for g in h.groups if g.get("library")],
@@ -1053,12 +1059,15 @@ def _cuda_wheels(evidence: Evidence) -> Optional[str]:
 
 
 #: The evidence signatures that show the CUDA toolkit installed: nvcc's banner, version.txt,
-#: the toolkit's directory named for its release.
+#: the toolkit's directory named for its release, a listing of its library files (whose
+#: release the names alone do not settle: from CUDA 11 the runtime's soname is 11.0 in every
+#: 11.x, so it gives no ``toolkit_cuda``).
 _TOOLKIT_SHOWN = (
     "nvcc-release-shown",
     "cuda-version-file-shown",
     "cuda-toolkit-dir-shown",
     "cuda-toolkit-linux-dir-shown",
+    "cuda-library-listing-shown",
 )
 
 
@@ -1078,11 +1087,25 @@ def _toolkit_major(evidence: Evidence, text: str) -> Optional[tuple[int, str]]:
     return next(iter(shown.items())) if len(shown) == 1 else None
 
 
+def _runtimes_shown(evidence: Evidence) -> list[tuple[str, str]]:
+    """The CUDA release of each CUDA runtime file the log shows on the disk by its path, with
+    the line that shows it (``/usr/local/cuda/lib64/libcudart.so.10.2``: 10.2;
+    ``...\\bin\\cudart64_110.dll``: 11): the runtime's file name is the toolkit's release
+    (tflog.cuda_of_soname), where neither nvcc nor a directory named for it says."""
+    out: list[tuple[str, str]] = []
+    for _, shown in evidence.logged(tflog.LibraryFileShown):
+        release = tflog.cuda_of_soname(shown.name)
+        if tflog.library_of(shown.name) == "cudart" and release is not None:
+            out.append((release, shown.message))
+    return out
+
+
 def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, bool]]:
     """A CUDA file of one major release that did not load, where the search path TensorFlow
     printed holds a toolkit of another (libcudart.so.11.0 asked, /usr/local/cuda-12.1 there),
     else where the log shows one toolkit release installed, of another major (nvcc's
-    "release 12.1"): the toolkit the user has, which a TensorFlow of its own CUDA would use."""
+    "release 12.1"; failing those, a runtime file on the disk, :func:`_runtimes_shown`): the
+    toolkit the user has, which a TensorFlow of its own CUDA would use."""
     failed = [event for _, event in evidence.logged(tflog.LibraryNotLoaded)]
     for event in failed:
         found, asked = event.path_cuda, event.cuda
@@ -1098,7 +1121,7 @@ def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, boo
         if sid in evidence.hits
         for groups, (_, line) in zip(evidence.hits[sid].groups, evidence.hits[sid].citations)
         if groups.get("toolkit_cuda")
-    ]
+    ] or _runtimes_shown(evidence)
     if len({release for release, _ in shown}) != 1:
         return None  # none shown, or several toolkits: which one serves is not known
     release, line = shown[0]
