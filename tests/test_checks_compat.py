@@ -1574,6 +1574,53 @@ def test_a_package_written_for_keras_2_needs_tf_keras_on_a_keras_3_line(
         assert not [x for x in judge(check_dependency_pins, fixed) if x.cause == "tf-keras-missing"]
 
 
+@pytest.mark.parametrize(
+    ("tf", "keras", "transformers", "extra", "expected"),
+    [
+        pytest.param("2.17.0", "3.5.0", "4.45.2", (), True, id="tf-side-refuses-keras3"),
+        pytest.param("2.17.0", "3.5.0", "4.38.0", (), True, id="first-release-that-refuses"),
+        pytest.param("2.17.0", "3.5.0", "4.37.2", (), False, id="before-the-refusal"),
+        pytest.param("2.17.0", "3.5.0", "5.0.0", (), False, id="no-tensorflow-side"),
+        pytest.param(
+            "2.17.0", "3.5.0", "4.45.2", (f.pkg("tf-keras", "2.17.0"),), False, id="tf-keras"
+        ),
+        pytest.param("2.17.0", "2.15.0", "4.45.2", (), False, id="keras-2-package"),
+        pytest.param("2.15.1", "2.15.0", "4.45.2", (), False, id="keras2-line"),
+    ],
+)
+def test_a_library_refusing_keras_3_on_its_tensorflow_side_warns_without_tf_keras(
+    tf: str, keras: str, transformers: str, extra: tuple[PackageFacts, ...], expected: bool
+) -> None:
+    # transformers' TF side (4.38 to 4.x) refuses a keras package of major 3 or more as its
+    # TF models load; `import transformers` itself works, hence a warning, not an error.
+    packages = installed(
+        tf, extra=(f.pkg("keras", keras), f.pkg("transformers", transformers), *extra)
+    )
+    facts = f.facts(python=PY312, packages=packages, tensorflow=tf_build(tf, None, None))
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause == "tf-keras-missing"]
+    assert bool(found) is expected, found
+    if expected:
+        (finding,) = found
+        assert finding.severity is Severity.WARNING
+        assert f"transformers {transformers}" in finding.summary
+        assert finding.fix is not None
+        assert any('"tf-keras' in c and "2.17" in c for c in finding.fix.commands)
+        assert any("huggingface/transformers" in link for link in finding.links)
+
+
+def test_a_library_failing_on_import_keeps_the_missing_tf_keras_an_error() -> None:
+    # One failing as it is imported (deepface) beside one failing on use: the error wins.
+    extra = (f.pkg("keras", "3.5.0"), f.pkg("transformers", "4.45.2"), f.pkg("deepface", "0.0.93"))
+    facts = f.facts(
+        python=PY312,
+        packages=installed("2.17.0", extra=extra),
+        tensorflow=tf_build("2.17.0", None, None),
+    )
+    [finding] = [x for x in judge(check_dependency_pins, facts) if x.cause == "tf-keras-missing"]
+    assert finding.severity is Severity.ERROR
+    assert "deepface 0.0.93" in finding.summary and "transformers 4.45.2" in finding.summary
+
+
 def test_the_keras_2_users_table_is_validated() -> None:
     text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
     assert parse_companions(text, "c.yaml").keras2_users["deepface"].sources
@@ -1583,6 +1630,9 @@ def test_the_keras_2_users_table_is_validated() -> None:
     unsourced = text.replace("source: retinaface-package-utils", "source: nowhere", 1)
     with pytest.raises(MatrixError, match="nowhere"):
         parse_companions(unsourced, "c.yaml")
+    when = text.replace("    fails_at: use\n", "    fails_at: later\n", 1)
+    with pytest.raises(MatrixError, match="fails_at"):
+        parse_companions(when, "c.yaml")
 
 
 def test_the_standalone_keras_rows_are_validated() -> None:

@@ -10,9 +10,12 @@ import pytest
 
 from tests import factories as f
 from tfdoctor.causes.software import protobuf_fix
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
-from tfdoctor.findings import Report
+from tfdoctor.facts import CondaFacts, CondaPackage, PackageFacts, TFStatus
+from tfdoctor.findings import Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.signatures import load_signatures
 
@@ -231,3 +234,47 @@ def test_another_projects_field_is_not_protobufs_own() -> None:
         "google.protobuf.FieldOptions", "segnet.Config"
     )
     assert not [x for x in _explain(text).findings if x.cause == "protobuf-incompatible"]
+
+
+def _import_refused(*copies: PackageFacts, conda: tuple[CondaPackage, ...] = ()) -> Report:
+    """check on a machine whose ``import tensorflow`` ends in protobuf's pool refusal raised
+    from the protobuf under :data:`f.SITE`, with ``copies`` of protobuf recorded and ``conda``
+    the conda environment's packages (a conda environment at /opt/venv where given)."""
+    tail = _pool_refusal(f"{f.SITE}/tensorflow/__init__.py", "from tensorflow.core import *")
+    facts = f.facts(
+        packages=f.packages(*copies),
+        tensorflow=f.tensorflow(
+            status=TFStatus.IMPORT_ERROR,
+            version=None,
+            devices=(),
+            error_type="KeyError",
+            error_message=tail.rsplit("KeyError: ", 1)[1].strip(),
+            stderr_tail=tail.replace(SITE, f.SITE),
+        ),
+        conda=CondaFacts("/opt/venv", conda) if conda else None,
+    )
+    ctx = CheckContext(facts, f.FIXTURE_MATRIX)
+    return Report(facts=facts, findings=run_checks(ctx, select_checks(["tensorflow.import"])))
+
+
+def test_check_removes_each_protobuf_copy_its_records_show_in_the_folder_that_ran() -> None:
+    # conda's protobuf and two copies pip wrote over it into the same site-packages: one
+    # record has conda's version (conda's own), the other two are pip's.
+    copies = (f.pkg("protobuf", "3.3.2"), f.pkg("protobuf", "3.4.0"), f.pkg("protobuf", "3.2.0"))
+    conda = (CondaPackage("protobuf", "3.3.2", "py27_0", "conda-forge"),)
+    report = _import_refused(*copies, conda=conda)
+    fix = _protobuf_fix(report)
+    assert "3 times" in fix and "records show" in fix
+    assert fix.count("uninstall -y protobuf") == 2
+    assert "conda remove -y --force protobuf" in fix
+    assert "conda install -y -c conda-forge protobuf=3.3.2" in fix
+    (found,) = [x for x in report.findings if x.cause == "protobuf-incompatible"]
+    assert (found.id, found.severity) == ("tensorflow.import", Severity.ERROR)
+
+
+def test_check_counts_no_copy_outside_the_folder_that_ran() -> None:
+    # One protobuf in the environment and one in the user's site-packages, which Python
+    # reads apart: one copy where the refusal ran, so the reading keeps its general fix.
+    user = dataclasses.replace(f.pkg("protobuf", "3.4.0"), location="/home/u/.local/lib/site")
+    fix = _protobuf_fix(_import_refused(f.pkg("protobuf", "3.2.0"), user))
+    assert "times" not in fix and "uninstall" not in fix

@@ -489,3 +489,24 @@ def test_resolve_pins_exactly_from_the_index(tmp_path: Path) -> None:
     install = next(f for f in json.loads(result.stdout)["findings"] if f["id"] == "upgrade.install")
     # The command installs what the resolver chose, not ranges pip would resolve again.
     assert '"numpy==2.1.0"' in install["fix"]["commands"][0]
+
+
+@pytest.mark.parametrize(
+    ("transformers", "named"),
+    [
+        pytest.param("4.45.2", True, id="tf-side-needs-keras-2"),
+        pytest.param("5.0.0", False, id="no-tensorflow-side"),
+    ],
+)
+def test_the_keras_3_step_names_only_the_releases_that_need_keras_2(
+    transformers: str, named: bool
+) -> None:
+    # The Keras 2 users' table narrows the releases that need tf-keras: the move names a
+    # package as one to watch only where its installed release is one of them.
+    facts = load_facts(str(TF215))
+    extra = pkg("transformers", transformers)
+    facts = dataclasses.replace(facts, packages=(*(facts.packages or ()), extra))
+    line, _ = read_release(FIXTURE_MATRIX, "2.21")
+    plan = plan_upgrade(facts, FIXTURE_MATRIX, load_companions(), line, "2.21.0")
+    step = next(f for f in plan.report.findings if f.id == "upgrade.keras3")
+    assert ("transformers" in step.detail) is named, step.detail

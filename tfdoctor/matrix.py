@@ -1446,6 +1446,17 @@ class Keras2User(Record):
     #: What it does without tf-keras, in its own words or the thread's.
     failure: str
     sources: tuple[str, ...]
+    #: The releases of the ``keras`` package it refuses (a PEP 440 specifier; empty: it
+    #: fails whatever ``keras`` is installed, wherever Keras 3 serves tf.keras).
+    keras: str = ""
+    #: Whether it fails as it is imported (``import``) or only once its TensorFlow side is
+    #: used (``use``: a library whose other frameworks keep working without tf-keras).
+    fails_at: str = "import"
+
+    def needs_tf_keras(self, version: str) -> bool:
+        """Whether release ``version`` of the package is one that needs tf-keras (what does
+        not parse is taken to: the row's word is not narrowed by a guess)."""
+        return not self.releases or spec_contains(version, self.releases) is not False
 
 
 @record
@@ -1637,19 +1648,24 @@ def _keras2_users(
     users: dict[str, Keras2User] = {}
     for i, item in enumerate(reader.sequence(node, "keras2_users")):
         where = f"keras2_users[{i}]"
-        fields = reader.mapping(item, where, ("name", "failure", "source"), ("releases",))
+        fields = reader.mapping(
+            item, where, ("name", "failure", "source"), ("releases", "keras", "fails_at")
+        )
         name = reader.required_string(fields["name"], f"{where}.name", _DIST_RE, "name")
         if name in users:
             raise reader.error(fields["name"], f"{where}.name", "duplicate package")
-        spec = (
-            reader.specifier(fields["releases"], f"{where}.releases", False)
-            if "releases" in fields
-            else ""
+        spec, keras = (
+            reader.specifier(fields[key], f"{where}.{key}", False) if key in fields else ""
+            for key in ("releases", "keras")
         )
         users[name] = Keras2User(
             name,
             spec or "",
             reader.required_string(fields["failure"], f"{where}.failure"),
             reader.source_ids(fields["source"], f"{where}.source", sources),
+            keras or "",
+            reader.choice(fields["fails_at"], f"{where}.fails_at", ("import", "use"))
+            if "fails_at" in fields
+            else "import",
         )
     return users

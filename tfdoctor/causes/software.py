@@ -4132,8 +4132,10 @@ def protobuf_copies_fix(
     m: Machine,
     conda_rows: Sequence[tuple[str, str]],
     pip_versions: Sequence[str],
+    shown: str = "The listing shows",
 ) -> Fix:
-    """protobuf installed more than once into one environment, as a listing shows it:
+    """protobuf installed more than once into one environment, as a listing (or the
+    environment's own records: ``shown`` says which) shows it:
     ``conda_rows`` (version, channel) are conda's packages, ``pip_versions`` pip's copies
     (conda list's ``pypi`` or ``<pip>`` rows). Every copy writes the one ``google/protobuf/``
     folder, so its Python code and its compiled part may come from different releases.
@@ -4145,8 +4147,8 @@ def protobuf_copies_fix(
         *(m.conda_remove("protobuf", force=True) if conda_rows else ()),
         *(command for _ in pip_versions for command in m.pip("uninstall -y protobuf")),
     )
-    shown = [f"conda's {v}{f' ({c})' if c and c != 'pypi' else ''}" for v, c in conda_rows]
-    shown += [f"pip's {v}" for v in pip_versions]
+    copies = [f"conda's {v}{f' ({c})' if c and c != 'pypi' else ''}" for v, c in conda_rows]
+    copies += [f"pip's {v}" for v in pip_versions]
     if conda_rows:
         version, channel = conda_rows[0]
         again = m.conda_install(
@@ -4158,7 +4160,7 @@ def protobuf_copies_fix(
         again = m.pip_install(f"protobuf=={version}")
         kept = f"protobuf {version} from pip, the newest shown"
     return Fix(
-        f"The listing shows protobuf {len(shown)} times ({', '.join(shown)}): every copy "
+        f"{shown} protobuf {len(copies)} times ({', '.join(copies)}): every copy "
         "writes the same google/protobuf/ folder, so the import runs parts of several "
         "releases. Remove every copy, each with the installer that put it there (pip's "
         f"uninstall once a copy), then install one ({kept}).",

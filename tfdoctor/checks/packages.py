@@ -892,9 +892,12 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
         needy = _keras2_users(ctx)
         if needy:
             names = ", ".join(f"{p.name} {p.version}" for p, _ in needy)
+            # A library that fails only once its TensorFlow side is used (its other
+            # frameworks keep working) is a warning; one that fails as it is imported, an error.
+            at_import = any(user.fails_at == "import" for _, user in needy)
             yield causes.finding(
                 "packages.pins",
-                Severity.ERROR,
+                Severity.ERROR if at_import else Severity.WARNING,
                 causes.software.TF_KERAS_MISSING,
                 f"{names} need{'s' if len(needy) == 1 else ''} tf-keras, which is not installed",
                 "From TensorFlow 2.16 tf.keras is Keras 3, and "
@@ -916,12 +919,17 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
 
 
 def _keras2_users(ctx: CheckContext) -> list[tuple[PackageFacts, Keras2User]]:
-    """The installed packages the companion table says need Keras 2 (tf-keras)."""
+    """The installed packages the companion table says need Keras 2 (tf-keras), beside a
+    keras package of the releases each refuses (where its row names them)."""
+    keras = ctx.facts.package("keras")
     found = []
     for name, user in ctx.machine.companion_table.keras2_users.items():
         dist = ctx.facts.package(name)
-        if dist is not None and (not user.releases or _in_range(dist.version, user.releases)):
-            found.append((dist, user))
+        if dist is None or not user.needs_tf_keras(dist.version):
+            continue
+        if user.keras and (keras is None or not _in_range(keras.version, user.keras)):
+            continue
+        found.append((dist, user))
     return found
 
 

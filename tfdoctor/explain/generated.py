@@ -19,6 +19,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.packages import tf_installer
 from tfdoctor.evidence.traceback import Frame, Traceback, is_installed, origin_of
+from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of
@@ -113,13 +114,21 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
     if refused is None or not tb.frames or not _in_runtime(tb.frames[-1]):
         return None
     copies = [r for r in rows if r.name == "protobuf"]
-    conda_rows = [(r.version, r.channel) for r in copies if r.channel != "pypi"]
-    pip_versions = [r.version for r in copies if r.channel == "pypi"]
-    several = len(copies) > 1
-    listing = "; ".join(
-        f"protobuf {r.version} {'pip' if r.channel == 'pypi' else r.channel or r.build}"
-        for r in copies
-    )
+    if copies:
+        conda_rows = [(r.version, r.channel) for r in copies if r.channel != "pypi"]
+        pip_versions = [r.version for r in copies if r.channel == "pypi"]
+        shown = "The listing shows"
+        listing = [
+            f"protobuf {r.version} {'pip' if r.channel == 'pypi' else r.channel or r.build}"
+            for r in copies
+        ]
+    else:
+        # No listing in the words: the machine's own records of the folder that ran.
+        conda_rows, pip_versions = _installed_copies(m, tb.frames[-1])
+        shown = "This environment's package records show"
+        listing = [f"protobuf {v} conda{f' ({c})' if c else ''}" for v, c in conda_rows]
+        listing += [f"protobuf {v} pip" for v in pip_versions]
+    several = len(listing) > 1
     return causes.finding(
         "explain.protobuf-incompatible",
         Severity.ERROR,
@@ -130,11 +139,39 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
         f"compiled descriptor pool for {refused.group('field')}, a field of protobuf's own "
         "descriptor.proto, and the pool lacks it: the Python files and the compiled module "
         "come from different protobuf releases."
-        + (f"\nThe listing shows protobuf {len(copies)} times: {listing}." if several else ""),
-        causes.software.protobuf_copies_fix(m, conda_rows, pip_versions)
+        + (f"\n{shown} protobuf {len(listing)} times: {'; '.join(listing)}." if several else ""),
+        causes.software.protobuf_copies_fix(m, conda_rows, pip_versions, shown)
         if several
         else _fix(m, newer=False),
     )
+
+
+def _installed_copies(m: Machine, frame: Frame) -> tuple[list[tuple[str, str]], list[str]]:
+    """The protobuf copies the machine's facts show in the folder ``frame`` ran from (the one
+    holding google/protobuf/): conda's packages of protobuf (version, channel) where that
+    folder lies in the conda environment, and every other distribution record of protobuf
+    in it, each a copy pip uninstalls once (a record of a conda package's version is that
+    package's own). Both empty where the facts name no folders (a log's)."""
+    folder = frame.path.replace("\\", "/").split(_RUNTIME, 1)[0].rstrip("/")
+    records = [
+        p.version
+        for p in m.facts.packages or ()
+        if normalize_name(p.name) == "protobuf"
+        and p.location.replace("\\", "/").rstrip("/") == folder
+    ]
+    conda = m.facts.conda
+    in_conda = conda is not None and folder.startswith(
+        conda.prefix.replace("\\", "/").rstrip("/") + "/"
+    )
+    conda_rows = [
+        (c.version, c.channel)
+        for c in (conda.packages if conda is not None and in_conda else ())
+        if c.name == "protobuf" and c.channel != "pypi"
+    ]
+    for version, _ in conda_rows:
+        if version in records:
+            records.remove(version)
+    return conda_rows, records
 
 
 def _fix(m: Machine, newer: bool) -> Fix:

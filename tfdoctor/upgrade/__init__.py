@@ -412,7 +412,10 @@ def _release_changes(
     keras2_packages = [
         name
         for name in sorted(installed)
-        if name in m.companion_table.keras2_users
+        if (
+            name in m.companion_table.keras2_users
+            and m.companion_table.keras2_users[name].needs_tf_keras(installed[name])
+        )
         or name == "tf-keras"
         or (name == "keras" and version_key(installed[name])[:1] < (3,))
     ]
