@@ -1015,6 +1015,8 @@ def test_the_drivers_libraries_missing_in_a_gpu_container_are_the_images_path(st
     # The runtime mounted the libraries: the image's path, never a module to load.
     assert "/usr/local/nvidia/lib64" in text and "ldconfig" in text
     assert "modprobe" not in text and "--gpus all IMAGE" not in text
+    # The check starts a container as the one shown was: that one may have ended (--rm).
+    assert "exec CONTAINER" not in text and "--entrypoint sh IMAGE" in text
 
 
 def test_the_drivers_libraries_missing_without_a_container_shown_are_the_drivers() -> None:
@@ -1030,12 +1032,31 @@ def test_the_last_container_started_with_the_gpu_is_read_with_its_command() -> N
         "$ docker run --gpus all \\\n  --rm my/image python x.py\n"
         "$ nvidia-docker run nvidia/cuda:11.0-base nvidia-smi\n"
     )
-    assert container_run_with_gpu(text) == "nvidia-docker run nvidia/cuda:11.0-base nvidia-smi"
-    assert container_run_with_gpu("$ docker run --gpus all --rm my/image python x.py\n") == (
-        "docker run --gpus all --rm my/image python x.py"
+    assert container_run_with_gpu(text) == (
+        text.index("$ nvidia-docker"),
+        "nvidia-docker run nvidia/cuda:11.0-base nvidia-smi",
     )
+    # A command over continued lines: where its first line starts, its words joined.
+    at, command = container_run_with_gpu(text[: text.index("$ nvidia-docker")]) or (0, "")
+    assert at == text.index("$ docker run --gpus")
+    assert " ".join(command.split()) == "docker run --gpus all --rm my/image python x.py"
     assert container_run_with_gpu("$ docker run --rm my/image python x.py\n") is None
     assert container_run_with_gpu("apptainer exec instance://gpu nvidia-smi --nv\n") is None
+
+
+def test_the_drivers_libraries_missing_outside_the_container_are_the_hosts() -> None:
+    start = "$ docker run --gpus all --rm nvidia/cuda:11.0-base nvidia-smi\n"
+    # The runtime's own refusal: the host has no driver libraries, the container never started.
+    refused = (
+        "docker: Error response from daemon: OCI runtime create failed: error running hook #0: "
+        "error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: "
+        "initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+        "object file: no such file or directory: unknown.\n"
+    )
+    # The host's nvidia-smi failing before the container is started.
+    host = "$ nvidia-smi\n" + SMI_NO_NVML
+    for log in (start + refused, host + start):
+        assert top_error(explained(log)).cause == "driver-libraries-missing"
 
 
 @pytest.mark.parametrize(

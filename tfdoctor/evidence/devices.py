@@ -416,11 +416,12 @@ def _mounts_driver(command: str, wrapper: bool) -> bool:
     return visible is not None or runs_gpu_image(command)
 
 
-def container_run_with_gpu(text: str) -> Optional[str]:
+def container_run_with_gpu(text: str) -> Optional[tuple[int, str]]:
     """The last command ``text`` shows a user running that starts a Docker or Podman container
     through NVIDIA's runtime with GPUs handed over (:func:`_mounts_driver`: ``--gpus``, or
     ``nvidia-docker run`` or ``--runtime=nvidia`` with NVIDIA_VISIBLE_DEVICES or a GPU image),
-    its first 200 characters with continued lines joined; None where none is shown. The
+    as where its line starts in ``text`` and its first 200 characters with continued lines
+    joined; None where none is shown. The
     runtime mounts the host driver's user-space libraries (libcuda, libnvidia-ml) into such a
     container. Apptainer's ``--nv`` is not one: it binds what the host's loader cache lists,
     nothing where the host has no driver."""
@@ -437,7 +438,21 @@ def container_run_with_gpu(text: str) -> Optional[str]:
         for m in _NVIDIA_DOCKER_COMMAND.finditer(joined)
         if _mounts_driver(m.group("cmd"), True)
     ]
-    return max(found)[1][:200] if found else None
+    if not found:
+        return None
+    at, command = max(found)
+    return _unjoined(text, at), command[:200]
+
+
+def _unjoined(text: str, at: int) -> int:
+    """Where in ``text`` the place ``at`` of its copy with continued lines joined
+    (:data:`_CONTINUED`, each run made one space) lies."""
+    shift = 0
+    for run in _CONTINUED.finditer(text):
+        if run.start() - shift >= at:
+            break
+        shift += len(run.group()) - 1
+    return at + shift
 
 
 #: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:

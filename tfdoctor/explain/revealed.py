@@ -510,6 +510,25 @@ def _gpu_image_without_gpu(evidence: Evidence) -> Optional[str]:
     return run[1] if run is not None and runs_gpu_image(run[1]) else None
 
 
+def _gpu_container_run(evidence: Evidence) -> Optional[str]:
+    """The last container start the log shows with the GPU handed over to NVIDIA's runtime
+    (:func:`container_run_with_gpu`), where the driver's libraries the log shows missing were
+    missed inside it: none of those lines comes before the start (the host's own nvidia-smi
+    failing), and the runtime did not refuse the start for them (nvidia-container-cli's
+    "load library failed: libnvidia-ml.so.1" is the host's driver libraries missing: the
+    container never started, https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/troubleshooting.html)."""
+    start = container_run_with_gpu(evidence.first_text)
+    if start is None or "container-cli-no-nvml" in evidence.hits:
+        return None
+    at, command = start
+    for hits in evidence.hits.values():
+        if hits.signature.cause != causes.gpu.DRIVER_LIBRARIES_MISSING:
+            continue
+        if any(-1 < evidence.first_text.find(line) < at for _, line in hits.citations):
+            return None
+    return command
+
+
 def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
     """Whether the log is a machine without a GPU looking for CUDA as it starts: only the
     runtime and libcuda missing, nothing that shows or wants a GPU (devices listed, the user's
@@ -873,7 +892,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
-        gpu_container_run=container_run_with_gpu(evidence.first_text),
+        gpu_container_run=_gpu_container_run(evidence),
         gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
         image_check=image_check(
             evidence.first_text,
