@@ -523,6 +523,23 @@ def test_a_runtime_file_not_shown_on_the_disk_leaves_the_note(shown: str) -> Non
     assert top.severity is Severity.INFO
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # A Python package's own CUDA copies (pip's nvidia-* wheels, which PyTorch pulls in on
+        # any Linux machine), and files of NVIDIA's other downloads: no toolkit set up.
+        pytest.param(
+            "/usr/local/lib/python3.8/dist-packages/nvidia/cuda_runtime/lib/libcudart.so.12\n",
+            id="pip-wheel",
+        ),
+        pytest.param("/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n", id="cudnn"),
+    ],
+)
+def test_another_packages_cuda_file_leaves_the_note(shown: str) -> None:
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _CUDART_NOTE + shown))
+    assert top.severity is Severity.INFO
+
+
 def test_a_listing_of_the_toolkits_library_files_shows_a_gpu_setup() -> None:
     # ls's output, the names alone: a toolkit installed, though its directory and release
     # are not shown (from CUDA 11 every 11.x runtime is libcudart.so.11.0).

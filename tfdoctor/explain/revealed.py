@@ -66,6 +66,7 @@ from tfdoctor.evidence.traceback import (
     Traceback,
     failing_package,
     installed_package,
+    is_installed,
     keras_importer,
     op_loader_in,
     origin_of,
@@ -555,7 +556,7 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
         # use a GPU, so the runtime the build asks for missing is that setup's failure.
         return False
-    if any(True for _ in evidence.logged(tflog.LibraryFileShown)):
+    if _toolkit_files_shown(evidence):
         # A CUDA toolkit library the log shows on the disk by its path (a listing, find's or
         # where.exe's output: /usr/local/cuda/lib64/libcudart.so.10.2): a toolkit installed
         # to use a GPU, whichever its release, as above. The driver's libcuda is not one of
@@ -1106,13 +1107,43 @@ def _toolkit_major(evidence: Evidence, text: str) -> Optional[tuple[int, str]]:
     return next(iter(shown.items())) if len(shown) == 1 else None
 
 
+#: The CUDA toolkit's own libraries among the files tflog reads on the disk (tflog.library_of's
+#: names): cuDNN, NCCL and TensorRT are NVIDIA's separate downloads, not the toolkit's.
+_TOOLKIT_LIBRARIES = frozenset(
+    [
+        "cudart",
+        "cublas",
+        "cublasLt",
+        "cufft",
+        "curand",
+        "cusolver",
+        "cusparse",
+        "nvrtc",
+        "nvJitLink",
+        "cupti",
+    ]
+)
+
+
+def _toolkit_files_shown(evidence: Evidence) -> list[tflog.LibraryFileShown]:
+    """The CUDA toolkit's library files the log shows on the disk by their path, outside an
+    interpreter's site-packages: a Python package's own copies there (the nvidia-*-cu11/cu12
+    wheels that PyTorch's Linux wheels on PyPI require, whether the machine has a GPU or not)
+    show no toolkit set up for a GPU."""
+    return [
+        shown
+        for _, shown in evidence.logged(tflog.LibraryFileShown)
+        if tflog.library_of(shown.name) in _TOOLKIT_LIBRARIES and not is_installed(shown.path)
+    ]
+
+
 def _runtimes_shown(evidence: Evidence) -> list[tuple[str, str]]:
     """The CUDA release of each CUDA runtime file the log shows on the disk by its path, with
     the line that shows it (``/usr/local/cuda/lib64/libcudart.so.10.2``: 10.2;
     ``...\\bin\\cudart64_110.dll``: 11): the runtime's file name is the toolkit's release
     (tflog.cuda_of_soname), where neither nvcc nor a directory named for it says."""
     out: list[tuple[str, str]] = []
-    for _, shown in evidence.logged(tflog.LibraryFileShown):
+    for shown in _toolkit_files_shown(evidence):
         release = tflog.cuda_of_soname(shown.name)
         if tflog.library_of(shown.name) == "cudart" and release is not None:
             out.append((release, shown.message))
