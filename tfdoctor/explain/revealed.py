@@ -551,7 +551,9 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     if "opened-cudart" in evidence.hits or "opened-cuda-toolkit-library" in evidence.hits:
         return False  # the loader opened part of a CUDA toolkit: a GPU setup, wherever the line
-    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN):
+    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN if sid != _LISTING) or (
+        _toolkit_listed(evidence)
+    ):
         # The machine's own CUDA toolkit, shown by nvcc, its version file or its directory
         # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
         # use a GPU, so the runtime the build asks for missing is that setup's failure.
@@ -1123,6 +1125,26 @@ _TOOLKIT_LIBRARIES = frozenset(
         "cupti",
     ]
 )
+
+
+#: The signature of a line of ``ls``'s output naming CUDA toolkit library files.
+_LISTING = "cuda-library-listing-shown"
+#: ``ls`` run at a prompt (or behind sudo), with what it was given.
+_LS_COMMAND = re.compile(r"(?:^|[$#>%][ \t]*)(?:sudo[ \t]+)?ls(?:[ \t][^\n]*)?$", re.MULTILINE)
+
+
+def _toolkit_listed(evidence: Evidence) -> bool:
+    """Whether a listing of CUDA toolkit library files (:data:`_LISTING`) is the output of an
+    ``ls`` the log shows run before it on a directory outside an interpreter's site-packages:
+    file names on a line of their own may be the user's words (the files wanted), and a
+    Python package's own copies (pip's nvidia-* wheels) show no toolkit set up for a GPU."""
+    hits = evidence.hits.get(_LISTING)
+    for _, line in hits.citations if hits is not None else ():
+        at = evidence.first_text.find(line)
+        command = list(_LS_COMMAND.finditer(evidence.first_text, 0, max(at, 0)))
+        if at > 0 and command and not is_installed(command[-1].group() + "/"):
+            return True
+    return False
 
 
 def _toolkit_files_shown(evidence: Evidence) -> list[tflog.LibraryFileShown]:
