@@ -1067,6 +1067,8 @@ def test_the_drivers_libraries_missing_outside_the_container_are_the_hosts() -> 
         "$ docker run --runtime=nvidia -it my/image bash\n",
         "$ nvidia-docker run --rm -it my/image:cuda nvidia-smi\n",
         "$ docker run --gpus all -e NVIDIA_VISIBLE_DEVICES=void my/image nvidia-smi\n",
+        # The start's own capabilities leave NVML (utility) out.
+        "$ docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute my/image nvidia-smi\n",
         # Devices passed by hand, AMD's flags, Apptainer's binds: no NVIDIA runtime mounts.
         "$ docker run --device /dev/nvidia0 --device /dev/nvidiactl my/image nvidia-smi\n",
         "$ docker run --device=/dev/kfd --device=/dev/dri rocm/tensorflow nvidia-smi\n",

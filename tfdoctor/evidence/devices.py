@@ -391,6 +391,9 @@ _GPU_REQUEST = re.compile(r"--gpus\b|nvidia\.com/gpu")
 _NVIDIA_RUNTIME = re.compile(r"--runtime[= ][ \t]*nvidia\b")
 #: The devices a command hands the NVIDIA runtime (``-e NVIDIA_VISIBLE_DEVICES=all``).
 _VISIBLE_DEVICES = re.compile(r"NVIDIA_VISIBLE_DEVICES=[\"']?(?P<value>[^\s\"']*)")
+#: The driver features a command asks the NVIDIA runtime to mount
+#: (``-e NVIDIA_DRIVER_CAPABILITIES=compute,utility``).
+_CAPABILITIES = re.compile(r"NVIDIA_DRIVER_CAPABILITIES=[\"']?(?P<value>[^\s\"']*)")
 
 
 def _mounts_driver(command: str, wrapper: bool) -> bool:
@@ -405,10 +408,18 @@ def _mounts_driver(command: str, wrapper: bool) -> bool:
     nvidia-docker 1 mounted its driver volume only for an image labelled
     com.nvidia.volumes.needed, as NVIDIA's CUDA images are (its 1.0 branch's
     src/nvidia-docker/main.go, VolumesNeeded). Devices passed by hand (``--device
-    /dev/nvidia0``) and AMD's flags mount no driver library."""
+    /dev/nvidia0``) and AMD's flags mount no driver library. Nor does a start that narrows
+    the driver's capabilities mount them all: NVML and nvidia-smi come with ``utility``, libcuda
+    with ``compute`` (the same page's NVIDIA_DRIVER_CAPABILITIES), so a start without both
+    (or ``all``) leaves some out by its own setting."""
     visible = _VISIBLE_DEVICES.search(command)
     if visible is not None and visible.group("value") in ("", "void"):
         return False
+    capabilities = _CAPABILITIES.search(command)
+    if capabilities is not None and capabilities.group("value"):  # empty: the default
+        asked = set(capabilities.group("value").split(","))
+        if "all" not in asked and not {"utility", "compute"} <= asked:
+            return False
     if _GPU_REQUEST.search(command):
         return True
     if not (wrapper or _NVIDIA_RUNTIME.search(command)):
