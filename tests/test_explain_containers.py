@@ -1003,9 +1003,9 @@ SMI_NO_NVML = (
 @pytest.mark.parametrize(
     "start",
     [
-        "$ nvidia-docker run --rm -it my/image:cuda nvidia-smi\n",
+        "$ nvidia-docker run --rm -it nvidia/cuda:10.0-base nvidia-smi\n",
         "$ docker run --gpus all --rm my/image:cuda nvidia-smi\n",
-        "user@host:~$ sudo docker run --runtime=nvidia -it my/image bash\n",
+        "u@h:~$ sudo docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0 -it my/image bash\n",
     ],
 )
 def test_the_drivers_libraries_missing_in_a_gpu_container_are_the_images_path(start: str) -> None:
@@ -1015,6 +1015,8 @@ def test_the_drivers_libraries_missing_in_a_gpu_container_are_the_images_path(st
     # The runtime mounted the libraries: the image's path, never a module to load.
     assert "/usr/local/nvidia/lib64" in text and "ldconfig" in text
     assert "modprobe" not in text and "--gpus all IMAGE" not in text
+    # The check starts a container as the one shown was: that one may have ended (--rm).
+    assert "exec CONTAINER" not in text and "--entrypoint sh IMAGE" in text
 
 
 def test_the_drivers_libraries_missing_without_a_container_shown_are_the_drivers() -> None:
@@ -1028,11 +1030,51 @@ def test_the_last_container_started_with_the_gpu_is_read_with_its_command() -> N
     text = (
         "$ docker run --rm alpine true\n"
         "$ docker run --gpus all \\\n  --rm my/image python x.py\n"
-        "$ nvidia-docker run my/other nvidia-smi\n"
+        "$ nvidia-docker run nvidia/cuda:11.0-base nvidia-smi\n"
     )
-    assert container_run_with_gpu(text) == "nvidia-docker run my/other nvidia-smi"
-    assert container_run_with_gpu("$ docker run --gpus all --rm my/image python x.py\n") == (
-        "docker run --gpus all --rm my/image python x.py"
+    assert container_run_with_gpu(text) == (
+        text.index("$ nvidia-docker"),
+        "nvidia-docker run nvidia/cuda:11.0-base nvidia-smi",
     )
+    # A command over continued lines: where its first line starts, its words joined.
+    at, command = container_run_with_gpu(text[: text.index("$ nvidia-docker")]) or (0, "")
+    assert at == text.index("$ docker run --gpus")
+    assert " ".join(command.split()) == "docker run --gpus all --rm my/image python x.py"
     assert container_run_with_gpu("$ docker run --rm my/image python x.py\n") is None
     assert container_run_with_gpu("apptainer exec instance://gpu nvidia-smi --nv\n") is None
+
+
+def test_the_drivers_libraries_missing_outside_the_container_are_the_hosts() -> None:
+    start = "$ docker run --gpus all --rm nvidia/cuda:11.0-base nvidia-smi\n"
+    # The runtime's own refusal: the host has no driver libraries, the container never started.
+    refused = (
+        "docker: Error response from daemon: OCI runtime create failed: error running hook #0: "
+        "error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: "
+        "initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+        "object file: no such file or directory: unknown.\n"
+    )
+    # The host's nvidia-smi failing before the container is started.
+    host = "$ nvidia-smi\n" + SMI_NO_NVML
+    for log in (start + refused, host + start):
+        assert top_error(explained(log)).cause == "driver-libraries-missing"
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        # The runtime named, nothing asked of it: an image that does not set
+        # NVIDIA_VISIBLE_DEVICES gets runc's container, no driver library mounted.
+        "$ docker run --runtime=nvidia -it my/image bash\n",
+        "$ nvidia-docker run --rm -it my/image:cuda nvidia-smi\n",
+        "$ docker run --gpus all -e NVIDIA_VISIBLE_DEVICES=void my/image nvidia-smi\n",
+        # The start's own capabilities leave NVML (utility) out.
+        "$ docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute my/image nvidia-smi\n",
+        # Devices passed by hand, AMD's flags, Apptainer's binds: no NVIDIA runtime mounts.
+        "$ docker run --device /dev/nvidia0 --device /dev/nvidiactl my/image nvidia-smi\n",
+        "$ docker run --device=/dev/kfd --device=/dev/dri rocm/tensorflow nvidia-smi\n",
+        "$ singularity exec --nv tf.sif nvidia-smi\n",
+    ],
+)
+def test_a_start_through_no_nvidia_runtime_mount_is_not_the_images_path(start: str) -> None:
+    assert container_run_with_gpu(start) is None
+    assert top_error(explained(start + SMI_NO_NVML)).cause != "cuda-libs-off-path"

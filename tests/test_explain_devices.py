@@ -523,6 +523,41 @@ def test_a_runtime_file_not_shown_on_the_disk_leaves_the_note(shown: str) -> Non
     assert top.severity is Severity.INFO
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # A Python package's own CUDA copies (pip's nvidia-* wheels, which PyTorch pulls in on
+        # any Linux machine), and files of NVIDIA's other downloads: no toolkit set up.
+        pytest.param(
+            "/usr/local/lib/python3.8/dist-packages/nvidia/cuda_runtime/lib/libcudart.so.12\n",
+            id="pip-wheel",
+        ),
+        pytest.param("/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n", id="cudnn"),
+    ],
+)
+def test_another_packages_cuda_file_leaves_the_note(shown: str) -> None:
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _CUDART_NOTE + shown))
+    assert top.severity is Severity.INFO
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # The names on lines of their own, no ls run: the user's words, the files wanted.
+        pytest.param("The files it wants:\nlibcudart.so.10.1\n", id="no-listing"),
+        # ls's output, of a Python package's own copies (pip's nvidia-* wheels).
+        pytest.param(
+            "$ ls /usr/local/lib/python3.8/dist-packages/nvidia/cublas/lib\n"
+            "libcublas.so.12  libcublasLt.so.12  libnvblas.so.12\n",
+            id="pip-wheel-listed",
+        ),
+    ],
+)
+def test_library_names_that_list_no_toolkit_leave_the_note(shown: str) -> None:
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _CUDART_NOTE + shown))
+    assert top.severity is Severity.INFO
+
+
 def test_a_listing_of_the_toolkits_library_files_shows_a_gpu_setup() -> None:
     # ls's output, the names alone: a toolkit installed, though its directory and release
     # are not shown (from CUDA 11 every 11.x runtime is libcudart.so.11.0).

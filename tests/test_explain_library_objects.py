@@ -10,7 +10,8 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.traceback import tree_holding
+from tfdoctor.evidence.traceback import read_tracebacks, tree_holding
+from tfdoctor.explain.packages import library_caller
 from tfdoctor.findings import Finding, Severity
 
 # --- an object of TensorFlow's or Keras' own, asked for a field in a library's frame ---------
@@ -476,3 +477,26 @@ def test_a_checkouts_directory_is_the_one_holding_the_innermost_package(
 ) -> None:
     # One reading for the object-field and the class-field checks.
     assert tree_holding(path, "keras2onnx") == held
+
+
+def test_a_tensorflow_source_tree_on_the_path_is_no_librarys_failure() -> None:
+    # Python imports the checkout's tensorflow package, which fails inside its own tree: the
+    # tree on the path is the answer, not the installed library whose import reached it.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/app/run.py", line 3, in <module>\n    import transformers\n'
+        '  File "/usr/lib/python3.8/site-packages/transformers/modeling_tf_utils.py", line 10, '
+        "in <module>\n    import tensorflow as tf\n"
+        '  File "/home/u/src/tensorflow/tensorflow/__init__.py", line 24, in <module>\n'
+        "    from tensorflow.python import pywrap_tensorflow\n"
+        "ImportError: cannot import name 'pywrap_tensorflow'\n"
+    )
+    (tb,) = read_tracebacks(log)
+    assert library_caller(tb) is None
+    # The installed TensorFlow's frame is the callee: the library above it raised.
+    installed = log.replace("/home/u/src/tensorflow/", "/usr/lib/python3.8/site-packages/")
+    (tb,) = read_tracebacks(installed)
+    assert library_caller(tb) == (
+        "transformers",
+        "/usr/lib/python3.8/site-packages/transformers/modeling_tf_utils.py",
+    )

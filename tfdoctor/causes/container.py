@@ -411,10 +411,26 @@ def mounted_driver_path_fix(command: str) -> Fix:
         "fails on the host too, the host's driver is what is missing.",
         (
             "nvidia-smi",
-            "docker exec CONTAINER sh -c 'echo $LD_LIBRARY_PATH; ls /usr/local/nvidia/lib64; "
-            'ldconfig -p | grep -E "libnvidia-ml|libcuda"\'',
+            # The container a start like the one shown runs, looked into: its own command may
+            # have ended it (``--rm ... nvidia-smi``), so ``exec`` may find none running.
+            f"{_gpu_start(command)} --rm --entrypoint sh IMAGE -c 'echo $LD_LIBRARY_PATH; "
+            'ls /usr/local/nvidia/lib64; ldconfig -p | grep -E "libnvidia-ml|libcuda"\'',
         ),
     )
+
+
+def _gpu_start(command: str) -> str:
+    """The tool and GPU flags of the container start ``command`` (``nvidia-docker run``,
+    ``docker run --gpus all``, ``docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all``,
+    ``podman run --device nvidia.com/gpu=all``), to start another container as it did."""
+    if command.startswith("nvidia-docker"):
+        return "nvidia-docker run"
+    tool = "podman" if command.startswith("podman") else "docker"
+    if "--gpus" in command:
+        return f"{tool} run --gpus all"
+    if "nvidia.com/gpu" in command:
+        return f"{tool} run --device nvidia.com/gpu=all"
+    return f"{tool} run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all"
 
 
 def gpu_image_fix(image: str, mac: bool = False) -> Fix:

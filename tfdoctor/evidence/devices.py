@@ -384,22 +384,86 @@ _NVIDIA_DOCKER_COMMAND = re.compile(
 )
 
 
-def container_run_with_gpu(text: str) -> Optional[str]:
-    """The last command ``text`` shows a user running that starts a container with the GPU
-    handed over (``nvidia-docker run``, or a ``docker``/``podman``/Apptainer command with a GPU
-    flag: :data:`_GPU_FLAGS`), its first 200 characters with continued lines joined; None where
-    none is shown. The NVIDIA runtime such a start goes through mounts the host driver's
-    user-space libraries (libcuda, libnvidia-ml) into the container."""
-    if " run" not in text and "apptainer " not in text and "singularity " not in text:
+#: A start that asks NVIDIA's container runtime for GPUs by itself: Docker's ``--gpus`` (a
+#: device request the NVIDIA Container Toolkit serves), Kubernetes' ``nvidia.com/gpu`` limit.
+_GPU_REQUEST = re.compile(r"--gpus\b|nvidia\.com/gpu")
+#: The NVIDIA runtime named outright, as nvidia-docker 2's wrapper adds it (``--runtime=nvidia``).
+_NVIDIA_RUNTIME = re.compile(r"--runtime[= ][ \t]*nvidia\b")
+#: The devices a command hands the NVIDIA runtime (``-e NVIDIA_VISIBLE_DEVICES=all``).
+_VISIBLE_DEVICES = re.compile(r"NVIDIA_VISIBLE_DEVICES=[\"']?(?P<value>[^\s\"']*)")
+#: The driver features a command asks the NVIDIA runtime to mount
+#: (``-e NVIDIA_DRIVER_CAPABILITIES=compute,utility``).
+_CAPABILITIES = re.compile(r"NVIDIA_DRIVER_CAPABILITIES=[\"']?(?P<value>[^\s\"']*)")
+
+
+def _mounts_driver(command: str, wrapper: bool) -> bool:
+    """Whether the NVIDIA runtime mounts the host driver's libraries into the container
+    ``command`` starts (``wrapper``: through ``nvidia-docker``). ``--gpus`` asks for GPUs
+    itself; the runtime named outright (nvidia-docker 2's wrapper adds only
+    ``--runtime=nvidia``: NVIDIA/nvidia-docker's ``nvidia-docker`` script) exposes nothing
+    unless NVIDIA_VISIBLE_DEVICES is set, by the command or by the image (NVIDIA's CUDA images
+    set it): "void or empty or unset: nvidia-container-runtime will have the same behavior as
+    runc (i.e. neither GPUs nor capabilities are exposed)"
+    (https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html);
+    nvidia-docker 1 mounted its driver volume only for an image labelled
+    com.nvidia.volumes.needed, as NVIDIA's CUDA images are (its 1.0 branch's
+    src/nvidia-docker/main.go, VolumesNeeded). Devices passed by hand (``--device
+    /dev/nvidia0``) and AMD's flags mount no driver library. Nor does a start that narrows
+    the driver's capabilities mount them all: NVML and nvidia-smi come with ``utility``, libcuda
+    with ``compute`` (the same page's NVIDIA_DRIVER_CAPABILITIES), so a start without both
+    (or ``all``) leaves some out by its own setting."""
+    visible = _VISIBLE_DEVICES.search(command)
+    if visible is not None and visible.group("value") in ("", "void"):
+        return False
+    capabilities = _CAPABILITIES.search(command)
+    if capabilities is not None and capabilities.group("value"):  # empty: the default
+        asked = set(capabilities.group("value").split(","))
+        if "all" not in asked and not {"utility", "compute"} <= asked:
+            return False
+    if _GPU_REQUEST.search(command):
+        return True
+    if not (wrapper or _NVIDIA_RUNTIME.search(command)):
+        return False
+    return visible is not None or runs_gpu_image(command)
+
+
+def container_run_with_gpu(text: str) -> Optional[tuple[int, str]]:
+    """The last command ``text`` shows a user running that starts a Docker or Podman container
+    through NVIDIA's runtime with GPUs handed over (:func:`_mounts_driver`: ``--gpus``, or
+    ``nvidia-docker run`` or ``--runtime=nvidia`` with NVIDIA_VISIBLE_DEVICES or a GPU image),
+    as where its line starts in ``text`` and its first 200 characters with continued lines
+    joined; None where none is shown. The
+    runtime mounts the host driver's user-space libraries (libcuda, libnvidia-ml) into such a
+    container. Apptainer's ``--nv`` is not one: it binds what the host's loader cache lists,
+    nothing where the host has no driver."""
+    if " run" not in text:
         return None
     joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
     found = [
         (m.start(), m.group("cmd").strip())
         for m in _run_commands(text)
-        if _GPU_FLAGS.search(m.group("cmd")) and _INSTANCE_IMAGE not in m.group("cmd")
+        if m.group("tool") and _mounts_driver(m.group("cmd"), False)
     ]
-    found += [(m.start(), m.group("cmd").strip()) for m in _NVIDIA_DOCKER_COMMAND.finditer(joined)]
-    return max(found)[1][:200] if found else None
+    found += [
+        (m.start(), m.group("cmd").strip())
+        for m in _NVIDIA_DOCKER_COMMAND.finditer(joined)
+        if _mounts_driver(m.group("cmd"), True)
+    ]
+    if not found:
+        return None
+    at, command = max(found)
+    return _unjoined(text, at), command[:200]
+
+
+def _unjoined(text: str, at: int) -> int:
+    """Where in ``text`` the place ``at`` of its copy with continued lines joined
+    (:data:`_CONTINUED`, each run made one space) lies."""
+    shift = 0
+    for run in _CONTINUED.finditer(text):
+        if run.start() - shift >= at:
+            break
+        shift += len(run.group()) - 1
+    return at + shift
 
 
 #: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:

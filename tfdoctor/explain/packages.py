@@ -4184,11 +4184,14 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
     for frame in reversed(tb.frames):
         if frame.path.startswith("<frozen "):
             continue  # importlib's own machinery, between the importer and the imported
-        # A package's source tree outside site-packages (a checkout on the path) is that
-        # package's code, not the user's.
-        top = code_package(frame.path, tb.frames)
+        top = installed_package(frame.path)
         if top is not None and top in TF_OWN:
-            continue
+            continue  # an installed TensorFlow's or Keras' own frame: the callee
+        if top is None:
+            # A package's source tree outside site-packages (a checkout on the path) is that
+            # package's code, not the user's; a tree of TensorFlow's own is no library's, and
+            # no frame above it is the failing library's (the tree on the path is the answer).
+            top = code_package(frame.path, tb.frames)
         if top is None and frame is tb.frames[-1]:
             return _import_led(frame)
         if top is None or top in modules().family:

@@ -66,6 +66,7 @@ from tfdoctor.evidence.traceback import (
     Traceback,
     failing_package,
     installed_package,
+    is_installed,
     keras_importer,
     op_loader_in,
     origin_of,
@@ -510,6 +511,25 @@ def _gpu_image_without_gpu(evidence: Evidence) -> Optional[str]:
     return run[1] if run is not None and runs_gpu_image(run[1]) else None
 
 
+def _gpu_container_run(evidence: Evidence) -> Optional[str]:
+    """The last container start the log shows with the GPU handed over to NVIDIA's runtime
+    (:func:`container_run_with_gpu`), where the driver's libraries the log shows missing were
+    missed inside it: none of those lines comes before the start (the host's own nvidia-smi
+    failing), and the runtime did not refuse the start for them (nvidia-container-cli's
+    "load library failed: libnvidia-ml.so.1" is the host's driver libraries missing: the
+    container never started, https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/troubleshooting.html)."""
+    start = container_run_with_gpu(evidence.first_text)
+    if start is None or "container-cli-no-nvml" in evidence.hits:
+        return None
+    at, command = start
+    for hits in evidence.hits.values():
+        if hits.signature.cause != causes.gpu.DRIVER_LIBRARIES_MISSING:
+            continue
+        if any(-1 < evidence.first_text.find(line) < at for _, line in hits.citations):
+            return None
+    return command
+
+
 def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
     """Whether the log is a machine without a GPU looking for CUDA as it starts: only the
     runtime and libcuda missing, nothing that shows or wants a GPU (devices listed, the user's
@@ -531,12 +551,14 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     if "opened-cudart" in evidence.hits or "opened-cuda-toolkit-library" in evidence.hits:
         return False  # the loader opened part of a CUDA toolkit: a GPU setup, wherever the line
-    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN):
+    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN if sid != _LISTING) or (
+        _toolkit_listed(evidence)
+    ):
         # The machine's own CUDA toolkit, shown by nvcc, its version file or its directory
         # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
         # use a GPU, so the runtime the build asks for missing is that setup's failure.
         return False
-    if any(True for _ in evidence.logged(tflog.LibraryFileShown)):
+    if _toolkit_files_shown(evidence):
         # A CUDA toolkit library the log shows on the disk by its path (a listing, find's or
         # where.exe's output: /usr/local/cuda/lib64/libcudart.so.10.2): a toolkit installed
         # to use a GPU, whichever its release, as above. The driver's libcuda is not one of
@@ -873,7 +895,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
-        gpu_container_run=container_run_with_gpu(evidence.first_text),
+        gpu_container_run=_gpu_container_run(evidence),
         gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
         image_check=image_check(
             evidence.first_text,
@@ -1114,13 +1136,63 @@ def _toolkit_major(evidence: Evidence, text: str) -> Optional[tuple[int, str]]:
     return next(iter(shown.items())) if len(shown) == 1 else None
 
 
+#: The CUDA toolkit's own libraries among the files tflog reads on the disk (tflog.library_of's
+#: names): cuDNN, NCCL and TensorRT are NVIDIA's separate downloads, not the toolkit's.
+_TOOLKIT_LIBRARIES = frozenset(
+    [
+        "cudart",
+        "cublas",
+        "cublasLt",
+        "cufft",
+        "curand",
+        "cusolver",
+        "cusparse",
+        "nvrtc",
+        "nvJitLink",
+        "cupti",
+    ]
+)
+
+
+#: The signature of a line of ``ls``'s output naming CUDA toolkit library files.
+_LISTING = "cuda-library-listing-shown"
+#: ``ls`` run at a prompt (or behind sudo), with what it was given.
+_LS_COMMAND = re.compile(r"(?:^|[$#>%][ \t]*)(?:sudo[ \t]+)?ls(?:[ \t][^\n]*)?$", re.MULTILINE)
+
+
+def _toolkit_listed(evidence: Evidence) -> bool:
+    """Whether a listing of CUDA toolkit library files (:data:`_LISTING`) is the output of an
+    ``ls`` the log shows run before it on a directory outside an interpreter's site-packages:
+    file names on a line of their own may be the user's words (the files wanted), and a
+    Python package's own copies (pip's nvidia-* wheels) show no toolkit set up for a GPU."""
+    hits = evidence.hits.get(_LISTING)
+    for _, line in hits.citations if hits is not None else ():
+        at = evidence.first_text.find(line)
+        command = list(_LS_COMMAND.finditer(evidence.first_text, 0, max(at, 0)))
+        if at > 0 and command and not is_installed(command[-1].group() + "/"):
+            return True
+    return False
+
+
+def _toolkit_files_shown(evidence: Evidence) -> list[tflog.LibraryFileShown]:
+    """The CUDA toolkit's library files the log shows on the disk by their path, outside an
+    interpreter's site-packages: a Python package's own copies there (the nvidia-*-cu11/cu12
+    wheels that PyTorch's Linux wheels on PyPI require, whether the machine has a GPU or not)
+    show no toolkit set up for a GPU."""
+    return [
+        shown
+        for _, shown in evidence.logged(tflog.LibraryFileShown)
+        if tflog.library_of(shown.name) in _TOOLKIT_LIBRARIES and not is_installed(shown.path)
+    ]
+
+
 def _runtimes_shown(evidence: Evidence) -> list[tuple[str, str]]:
     """The CUDA release of each CUDA runtime file the log shows on the disk by its path, with
     the line that shows it (``/usr/local/cuda/lib64/libcudart.so.10.2``: 10.2;
     ``...\\bin\\cudart64_110.dll``: 11): the runtime's file name is the toolkit's release
     (tflog.cuda_of_soname), where neither nvcc nor a directory named for it says."""
     out: list[tuple[str, str]] = []
-    for _, shown in evidence.logged(tflog.LibraryFileShown):
+    for shown in _toolkit_files_shown(evidence):
         release = tflog.cuda_of_soname(shown.name)
         if tflog.library_of(shown.name) == "cudart" and release is not None:
             out.append((release, shown.message))
