@@ -196,7 +196,21 @@ def test_protobufs_own_field_refused_is_read_whoever_imported_protobuf() -> None
     # The frames before protobuf's are a user's package and Keras', none a generated module.
     text = _pool_refusal("segnet/layers.py", "from keras.layers import Dense")
     fix = _protobuf_fix(_explain(text))
-    assert "protobuf" in fix
+    # The installed release again over the mixed files: a plain install changes nothing.
+    assert 'install --force-reinstall --no-deps "protobuf' in fix
+    assert "pip check" not in fix
+
+
+def test_two_environments_listings_are_not_copies_in_one() -> None:
+    # conda keeps one record a package in an environment: two conda rows are two listings.
+    listing = (
+        "(base) $ conda list protobuf\n"
+        "protobuf                  3.19.1           py37h295c915_0\n"
+        "(tf) $ conda list protobuf\n"
+        "protobuf                  3.20.3           py39h6a678d5_0    conda-forge\n"
+    )
+    fix = _protobuf_fix(_explain(_pool_refusal("segnet/layers.py", "import keras") + listing))
+    assert "times" not in fix and "conda remove" not in fix
 
 
 def test_a_listing_with_several_protobuf_copies_removes_each_with_its_installer() -> None:

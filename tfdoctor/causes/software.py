@@ -4166,6 +4166,22 @@ def protobuf_copies_fix(
     )
 
 
+def protobuf_reinstall_fix(m: Machine) -> Fix:
+    """protobuf's Python files and its compiled module of two releases, no listing showing
+    how many copies wrote them: protobuf installed again over its files (a plain install sees
+    the release installed and does nothing), in TensorFlow's range where one is known, so one
+    release writes every file of ``google/protobuf/``."""
+    installed = m.facts.package("protobuf")
+    spec = m.runs_with("protobuf") or (f"=={installed.version}" if installed else "")
+    return Fix(
+        "Install protobuf again over its files, so that its Python code and its compiled "
+        "module are of one release (a plain install sees protobuf installed and changes "
+        "nothing). Where `pip list` or `conda list` still shows protobuf more than once, "
+        "remove each copy with the installer that put it there, then install one.",
+        m.reinstall(f"protobuf{spec}"),
+    )
+
+
 def library_pin_detail(library: str, target: str, capped: bool = False) -> str:
     """Why an exact pin of ``library`` on ``target`` (``capped``: a cap below a release
     TensorFlow requires) is reported while another release is installed: the one sentence

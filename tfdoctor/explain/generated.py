@@ -112,10 +112,13 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
     refused = _OWN_FIELD_REFUSED.search(tb.message)
     if refused is None or not tb.frames or not _in_runtime(tb.frames[-1]):
         return None
-    copies = [r for r in rows if r.name == "protobuf"]
+    # A row once (a listing pasted twice shows each row twice); conda's own record of a
+    # package is one per environment (conda-meta holds one record a name), so two conda rows
+    # are two environments' listings, whose rows count no copies of one folder.
+    copies = list(dict.fromkeys(r for r in rows if r.name == "protobuf"))
     conda_rows = [(r.version, r.channel) for r in copies if r.channel != "pypi"]
     pip_versions = [r.version for r in copies if r.channel == "pypi"]
-    several = len(copies) > 1
+    several = len(copies) > 1 and len(conda_rows) <= 1
     listing = "; ".join(
         f"protobuf {r.version} {'pip' if r.channel == 'pypi' else r.channel or r.build}"
         for r in copies
@@ -133,7 +136,7 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
         + (f"\nThe listing shows protobuf {len(copies)} times: {listing}." if several else ""),
         causes.software.protobuf_copies_fix(m, conda_rows, pip_versions)
         if several
-        else _fix(m, newer=False),
+        else causes.software.protobuf_reinstall_fix(m),
     )
 
 
