@@ -84,6 +84,19 @@ def test_a_generated_module_missing_in_a_source_tree_is_the_tree_imported(text: 
             "$ python tensorflow/train.py\nImportError: No module named google.protobuf.text_pb2\n",
             id="another-distributions-module",
         ),
+        pytest.param(
+            "$ python tensorflow/serving/client.py\n"
+            "ImportError: No module named apis.predict_pb2\n",
+            id="a-users-folder-named-tensorflow-python2",
+        ),
+        pytest.param(
+            "$ python tensorflow/train.py\n"
+            "Traceback (most recent call last):\n"
+            '  File "/home/me/tensorflow/train.py", line 2, in <module>\n'
+            "    from tensorflow.core.protobuf import tpu_pb2\n"
+            "ModuleNotFoundError: No module named 'tensorflow.core.protobuf.tpu_pb2'\n",
+            id="a-users-folder-named-tensorflow-python3",
+        ),
     ],
 )
 def test_no_source_tree_is_read_without_both_signs(text: str) -> None:
