@@ -191,6 +191,20 @@ def test_a_dependants_pin_of_a_vendor_build_is_that_releases_refusal() -> None:
     assert "build of TensorFlow 2.3" in fix and "a release of app that requires" in fix
 
 
+def test_a_pinned_vendor_build_is_judged_by_its_own_releases_pythons() -> None:
+    # TensorFlow 1.15.0's wheels had cp35 (PyPI's files), its line's latest patch 1.15.5's
+    # not: a Python 3.5 that pip finds nothing for is no sign of 1.15.0's Pythons.
+    text = (
+        "$ pip --version\n"
+        "pip 20.3.4 from /usr/local/lib/python3.5/dist-packages/pip (python 3.5)\n"
+        + _pin_refused("tensorflow-rocm", "1.15.0")
+    )
+    report = explained(text)
+    assert not [f for f in report.findings if f.cause == "tf-release-not-for-python"]
+    words = fix_text(explained(_pin_refused("tensorflow-rocm", "1.15.0")).findings[0])
+    assert "build of TensorFlow 1.15.0, whose own wheels are for Python 2.7, 3.5 to 3.7" in words
+
+
 @pytest.mark.parametrize(
     ("dist", "version", "listed"),
     [
