@@ -245,3 +245,21 @@ def test_another_projects_field_is_not_protobufs_own() -> None:
         "google.protobuf.FieldOptions", "segnet.Config"
     )
     assert not [x for x in _explain(text).findings if x.cause == "protobuf-incompatible"]
+
+
+@pytest.mark.parametrize(
+    ("copies", "installed"),
+    [
+        pytest.param(("3.19.6", "4.25.1"), '"protobuf==3.19.6"', id="newest-tensorflow-loads"),
+        pytest.param(("4.21.12", "4.25.1"), '"protobuf<3.20,>=3.9.2"', id="none-in-range"),
+    ],
+)
+def test_pip_copies_bring_back_one_tensorflows_range_admits(
+    copies: tuple[str, str], installed: str
+) -> None:
+    # TensorFlow 2.10's wheel declares protobuf<3.20,>=3.9.2: protobuf 4 it does not load.
+    listing = "Name: tensorflow\nVersion: 2.10.0\n" + "".join(
+        f"protobuf                  {v}                   pypi_0    pypi\n" for v in copies
+    )
+    fix = _protobuf_fix(_explain(_pool_refusal("segnet/layers.py", "import keras") + listing))
+    assert f"pip install {installed}" in fix and '4.25.1"' not in fix

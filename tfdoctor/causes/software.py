@@ -4154,9 +4154,19 @@ def protobuf_copies_fix(
         )
         kept = f"protobuf {version} from conda, the release conda had installed"
     else:
-        version = max(pip_versions, key=version_key)
-        again = m.pip_install(f"protobuf=={version}")
-        kept = f"protobuf {version} from pip, the newest shown"
+        # The newest copy TensorFlow's range admits: the newest shown may be one TensorFlow
+        # does not load (protobuf 4 under TensorFlow 2.10's protobuf<3.20).
+        spec = m.runs_with("protobuf")
+        fits = [v for v in pip_versions if spec is None or spec_contains(v, spec)]
+        version = max(fits or pip_versions, key=version_key)
+        if fits or spec is None:
+            again = m.pip_install(f"protobuf=={version}")
+            kept = f"protobuf {version} from pip, the newest shown" + (
+                f" that TensorFlow's protobuf{spec} admits" if spec else ""
+            )
+        else:
+            again = m.pip_install(f"protobuf{spec}")
+            kept = f"protobuf{spec} from pip, TensorFlow's range, which no copy shown meets"
     return Fix(
         f"The listing shows protobuf {len(shown)} times ({', '.join(shown)}): every copy "
         "writes the same google/protobuf/ folder, so the import runs parts of several "
