@@ -2735,13 +2735,21 @@ def unshown_shadow_fix() -> Fix:
     )
 
 
-def source_tree_fix() -> Fix:
-    """Leave the TensorFlow source checkout whose tensorflow/ directory the import found."""
+def source_tree_fix(m: Machine) -> Fix:
+    """Leave the TensorFlow source checkout whose tensorflow/ directory the import found:
+    to the user's home folder (``cd ~`` in sh and PowerShell; cmd reads no ``~``, its
+    ``cd /d "%USERPROFILE%"`` on Windows), then the import checked with double quotes, which
+    sh, cmd and PowerShell all pass to Python as one argument."""
+    windows = m.os == "windows"
     return Fix(
         "Start Python outside the TensorFlow source tree: its tensorflow/ directory is found "
         "before the installed package (the current directory comes first on sys.path). Change "
-        "to another directory and run again (or install the wheel you built and use that).",
-        ("cd ~", "python -c 'import tensorflow as tf; print(tf.__file__)'"),
+        "to another directory and run again (or install the wheel you built and use that)"
+        + (" (PowerShell: `cd ~`)." if windows else "."),
+        (
+            'cd /d "%USERPROFILE%"' if windows else "cd ~",
+            f'{m.python_exe} -c "import tensorflow as tf; print(tf.__file__)"',
+        ),
     )
 
 

@@ -324,7 +324,9 @@ def _tf_generated_missing(tb: Traceback) -> Optional[str]:
     return module if distribution_of(module) is None else None
 
 
-def source_tree_findings(tracebacks: Sequence[Traceback], scripts: Sequence[str]) -> list[Finding]:
+def source_tree_findings(
+    tracebacks: Sequence[Traceback], scripts: Sequence[str], m: Machine
+) -> list[Finding]:
     """One finding where a program run inside a TensorFlow source tree (:func:`tf_source_tree`)
     misses a generated module of TensorFlow's: the tree's ``tensorflow/`` folder was imported
     instead of the installed package, and it has the .proto files only. TensorFlow 0.x to
@@ -346,7 +348,7 @@ def source_tree_findings(tracebacks: Sequence[Traceback], scripts: Sequence[str]
                 f"outside site-packages, and {module}, a module TensorFlow's build generates "
                 "from its .proto files, is missing: a source tree holds the .proto files only, "
                 "so the tensorflow imported is the tree's.",
-                causes.software.source_tree_fix(),
+                causes.software.source_tree_fix(m),
             )
         ]
     return []
