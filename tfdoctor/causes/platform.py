@@ -3307,9 +3307,9 @@ def _vendor_built(m: Machine, dist: str, requested: Optional[str]) -> tuple[str,
     they build), that TensorFlow release as the matrix knows it and the Pythons of its own
     wheels, oldest first: the release's own row where its wheels differ from its line's
     latest patch's (TensorFlow 1.15.0 had cp27 and cp35, 1.15.5 not), else the line's.
-    Empty where nothing is pinned or the matrix does not know the line. A vendor's build
-    publishes those Pythons or fewer, never a Python its TensorFlow release does not
-    support."""
+    Empty where nothing is pinned, the matrix does not know the line, or the vendor's patch
+    is past TensorFlow's last one of the line. A vendor's build of a TensorFlow release
+    publishes those Pythons or fewer."""
     if not requested or dist in _MATRIX_DISTS or m.matrix is None:
         return "", []
     version = requested.removesuffix(".*")
@@ -3317,6 +3317,12 @@ def _vendor_built(m: Machine, dist: str, requested: Optional[str]) -> tuple[str,
     if line is None:
         return "", []
     release = ".".join(version.split(".")[:3])
+    if version_key(release) > version_key(line.latest_patch):
+        # A patch of the vendor's own past TensorFlow's last (tensorflow-rocm 1.15.9 to
+        # 1.15.12, with cp38 wheels TensorFlow 1.15 never had: PyPI's files,
+        # https://pypi.org/project/tensorflow-rocm/1.15.12/#files): no TensorFlow release's
+        # Pythons bound it.
+        return "", []
     own = any(row.release == release for row in m.matrix.early_releases)
     built = m.matrix.release_pythons(release) or {}
     pys = sorted({py for pys in built.values() for py in pys}, key=version_key)
