@@ -191,6 +191,39 @@ def test_a_dependants_pin_of_a_vendor_build_is_that_releases_refusal() -> None:
     assert "build of TensorFlow 2.3" in fix and "a release of app that requires" in fix
 
 
+def _with_python(python: str, pin: str) -> str:
+    return (
+        "$ pip --version\n"
+        f"pip 20.3.4 from /usr/local/lib/python{python}/dist-packages/pip (python {python})\n"
+        + _pin_refused("tensorflow-rocm", pin)
+    )
+
+
+@pytest.mark.parametrize(
+    ("python", "pin"),
+    [
+        # TensorFlow 1.15.0's wheels had cp35 (PyPI's files), its line's latest patch
+        # 1.15.5's not.
+        pytest.param("3.5", "1.15.0", id="an-earlier-patchs-own-pythons"),
+        # tensorflow-rocm 1.15.9 to 1.15.12 have cp38 wheels (PyPI's files), past
+        # TensorFlow 1.15's last patch, 1.15.5, with cp36 and cp37 only.
+        pytest.param("3.8", "1.15.12", id="a-vendors-patch-past-tensorflows-last"),
+    ],
+)
+def test_a_pinned_vendor_build_is_not_judged_by_its_lines_latest_pythons(
+    python: str, pin: str
+) -> None:
+    report = explained(_with_python(python, pin))
+    assert not [f for f in report.findings if f.cause == "tf-release-not-for-python"]
+
+
+def test_a_pinned_vendor_build_names_its_own_releases_pythons() -> None:
+    words = fix_text(explained(_pin_refused("tensorflow-rocm", "1.15.0")).findings[0])
+    assert "build of TensorFlow 1.15.0, whose own wheels are for Python 2.7, 3.5 to 3.7" in words
+    past = fix_text(explained(_pin_refused("tensorflow-rocm", "1.15.12")).findings[0])
+    assert "build of TensorFlow" not in past
+
+
 @pytest.mark.parametrize(
     ("dist", "version", "listed"),
     [

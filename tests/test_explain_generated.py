@@ -199,7 +199,21 @@ def test_protobufs_own_field_refused_is_read_whoever_imported_protobuf() -> None
     # The frames before protobuf's are a user's package and Keras', none a generated module.
     text = _pool_refusal("segnet/layers.py", "from keras.layers import Dense")
     fix = _protobuf_fix(_explain(text))
-    assert "protobuf" in fix
+    # The installed release again over the mixed files: a plain install changes nothing.
+    assert 'install --force-reinstall --no-deps "protobuf' in fix
+    assert "pip check" not in fix
+
+
+def test_two_environments_listings_are_not_copies_in_one() -> None:
+    # conda keeps one record a package in an environment: two conda rows are two listings.
+    listing = (
+        "(base) $ conda list protobuf\n"
+        "protobuf                  3.19.1           py37h295c915_0\n"
+        "(tf) $ conda list protobuf\n"
+        "protobuf                  3.20.3           py39h6a678d5_0    conda-forge\n"
+    )
+    fix = _protobuf_fix(_explain(_pool_refusal("segnet/layers.py", "import keras") + listing))
+    assert "times" not in fix and "conda remove" not in fix
 
 
 def test_a_listing_with_several_protobuf_copies_removes_each_with_its_installer() -> None:
@@ -278,3 +292,21 @@ def test_check_counts_no_copy_outside_the_folder_that_ran() -> None:
     user = dataclasses.replace(f.pkg("protobuf", "3.4.0"), location="/home/u/.local/lib/site")
     fix = _protobuf_fix(_import_refused(f.pkg("protobuf", "3.2.0"), user))
     assert "times" not in fix and "uninstall" not in fix
+
+
+@pytest.mark.parametrize(
+    ("copies", "installed"),
+    [
+        pytest.param(("3.19.6", "4.25.1"), '"protobuf==3.19.6"', id="newest-tensorflow-loads"),
+        pytest.param(("4.21.12", "4.25.1"), '"protobuf<3.20,>=3.9.2"', id="none-in-range"),
+    ],
+)
+def test_pip_copies_bring_back_one_tensorflows_range_admits(
+    copies: tuple[str, str], installed: str
+) -> None:
+    # TensorFlow 2.10's wheel declares protobuf<3.20,>=3.9.2: protobuf 4 it does not load.
+    listing = "Name: tensorflow\nVersion: 2.10.0\n" + "".join(
+        f"protobuf                  {v}                   pypi_0    pypi\n" for v in copies
+    )
+    fix = _protobuf_fix(_explain(_pool_refusal("segnet/layers.py", "import keras") + listing))
+    assert f"pip install {installed}" in fix and '4.25.1"' not in fix

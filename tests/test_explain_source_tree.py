@@ -57,6 +57,18 @@ def test_a_generated_module_missing_in_a_source_tree_is_the_tree_imported(text: 
     assert "source tree" in words and "protobuf" not in words
 
 
+def test_the_fix_runs_in_the_windows_shell_the_log_shows() -> None:
+    # cmd reads no ``~`` and passes single quotes to Python as part of the code.
+    text = (
+        "C:\\src\\tf>python tensorflow\\examples\\tutorials\\mnist\\mnist_softmax.py\n"
+        "ModuleNotFoundError: No module named 'tensorflow.core.protobuf.config_pb2'\n"
+    )
+    fix = _source_tree(_explain(text))[0].fix
+    assert fix is not None
+    assert fix.commands[0] == 'cd /d "%USERPROFILE%"'
+    assert fix.commands[1].endswith('-c "import tensorflow as tf; print(tf.__file__)"')
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -83,6 +95,19 @@ def test_a_generated_module_missing_in_a_source_tree_is_the_tree_imported(text: 
         pytest.param(
             "$ python tensorflow/train.py\nImportError: No module named google.protobuf.text_pb2\n",
             id="another-distributions-module",
+        ),
+        pytest.param(
+            "$ python tensorflow/serving/client.py\n"
+            "ImportError: No module named apis.predict_pb2\n",
+            id="a-users-folder-named-tensorflow-python2",
+        ),
+        pytest.param(
+            "$ python tensorflow/train.py\n"
+            "Traceback (most recent call last):\n"
+            '  File "/home/me/tensorflow/train.py", line 2, in <module>\n'
+            "    from tensorflow.core.protobuf import tpu_pb2\n"
+            "ModuleNotFoundError: No module named 'tensorflow.core.protobuf.tpu_pb2'\n",
+            id="a-users-folder-named-tensorflow-python3",
         ),
     ],
 )

@@ -3301,29 +3301,47 @@ def pip_refusal_fix(
     )
 
 
-def _vendor_pythons(m: Machine, dist: str, requested: Optional[str]) -> list[str]:
+def _vendor_built(m: Machine, dist: str, requested: Optional[str]) -> tuple[str, list[str]]:
     """For a pinned release of another build of TensorFlow (tensorflow-rocm 2.12.1.570,
     intel-tensorflow, tensorflow-aarch64: their versions start with the TensorFlow release
-    they build), the Pythons of that TensorFlow line's own wheels, oldest first; empty where
-    nothing is pinned or the matrix does not know the line. A vendor's build publishes
-    those Pythons or fewer, never a Python its TensorFlow line does not support."""
+    they build), that TensorFlow release as the matrix knows it and the Pythons of its own
+    wheels, oldest first: the release's own row where its wheels differ from its line's
+    latest patch's (TensorFlow 1.15.0 had cp27 and cp35, 1.15.5 not), else the line's.
+    Empty where nothing is pinned, the matrix does not know the line, or the vendor's patch
+    is past TensorFlow's last one of the line. A vendor's build of a TensorFlow release
+    publishes those Pythons or fewer."""
     if not requested or dist in _MATRIX_DISTS or m.matrix is None:
-        return []
-    line = m.matrix.line_for(requested.removesuffix(".*"))
+        return "", []
+    version = requested.removesuffix(".*")
+    line = m.matrix.line_for(version)
     if line is None:
-        return []
-    return sorted(_pythons(line), key=version_key)
+        return "", []
+    release = ".".join(version.split(".")[:3])
+    if version_key(release) > version_key(line.latest_patch):
+        # A patch of the vendor's own past TensorFlow's last (tensorflow-rocm 1.15.9 to
+        # 1.15.12, with cp38 wheels TensorFlow 1.15 never had: PyPI's files,
+        # https://pypi.org/project/tensorflow-rocm/1.15.12/#files): no TensorFlow release's
+        # Pythons bound it.
+        return "", []
+    own = any(row.release == release for row in m.matrix.early_releases)
+    built = m.matrix.release_pythons(release) or {}
+    pys = sorted({py for pys in built.values() for py in pys}, key=version_key)
+    return (release if own else line.line), pys
+
+
+def _vendor_pythons(m: Machine, dist: str, requested: Optional[str]) -> list[str]:
+    """The Pythons of :func:`_vendor_built`."""
+    return _vendor_built(m, dist, requested)[1]
 
 
 def _vendor_line_pythons(m: Machine, dist: str, requested: Optional[str]) -> str:
-    """:func:`_vendor_pythons` in words, with where to install the release; empty where
+    """:func:`_vendor_built` in words, with where to install the release; empty where
     they are unknown."""
-    pys = _vendor_pythons(m, dist, requested)
-    line = m.matrix.line_for((requested or "").removesuffix(".*")) if m.matrix else None
-    if not pys or line is None:
+    built, pys = _vendor_built(m, dist, requested)
+    if not pys:
         return ""
     return (
-        f" {dist} {requested} is a build of TensorFlow {line.line}, whose own wheels are for "
+        f" {dist} {requested} is a build of TensorFlow {built}, whose own wheels are for "
         f"Python {_python_span(pys)} (from the matrix); {dist}'s files on PyPI list which of "
         f"those it has: use one of them (Python {pys[-1]} at the newest) in a new virtual "
         "environment, or pin a release of it built for this Python."

@@ -2735,13 +2735,21 @@ def unshown_shadow_fix() -> Fix:
     )
 
 
-def source_tree_fix() -> Fix:
-    """Leave the TensorFlow source checkout whose tensorflow/ directory the import found."""
+def source_tree_fix(m: Machine) -> Fix:
+    """Leave the TensorFlow source checkout whose tensorflow/ directory the import found:
+    to the user's home folder (``cd ~`` in sh and PowerShell; cmd reads no ``~``, its
+    ``cd /d "%USERPROFILE%"`` on Windows), then the import checked with double quotes, which
+    sh, cmd and PowerShell all pass to Python as one argument."""
+    windows = m.os == "windows"
     return Fix(
         "Start Python outside the TensorFlow source tree: its tensorflow/ directory is found "
         "before the installed package (the current directory comes first on sys.path). Change "
-        "to another directory and run again (or install the wheel you built and use that).",
-        ("cd ~", "python -c 'import tensorflow as tf; print(tf.__file__)'"),
+        "to another directory and run again (or install the wheel you built and use that)"
+        + (" (PowerShell: `cd ~`)." if windows else "."),
+        (
+            'cd /d "%USERPROFILE%"' if windows else "cd ~",
+            f'{m.python_exe} -c "import tensorflow as tf; print(tf.__file__)"',
+        ),
     )
 
 
@@ -4156,15 +4164,41 @@ def protobuf_copies_fix(
         )
         kept = f"protobuf {version} from conda, the release conda had installed"
     else:
-        version = max(pip_versions, key=version_key)
-        again = m.pip_install(f"protobuf=={version}")
-        kept = f"protobuf {version} from pip, the newest shown"
+        # The newest copy TensorFlow's range admits: the newest shown may be one TensorFlow
+        # does not load (protobuf 4 under TensorFlow 2.10's protobuf<3.20).
+        spec = m.runs_with("protobuf")
+        fits = [v for v in pip_versions if spec is None or spec_contains(v, spec)]
+        version = max(fits or pip_versions, key=version_key)
+        if fits or spec is None:
+            again = m.pip_install(f"protobuf=={version}")
+            kept = f"protobuf {version} from pip, the newest shown" + (
+                f" that TensorFlow's protobuf{spec} admits" if spec else ""
+            )
+        else:
+            again = m.pip_install(f"protobuf{spec}")
+            kept = f"protobuf{spec} from pip, TensorFlow's range, which no copy shown meets"
     return Fix(
         f"{shown} protobuf {len(copies)} times ({', '.join(copies)}): every copy "
         "writes the same google/protobuf/ folder, so the import runs parts of several "
         "releases. Remove every copy, each with the installer that put it there (pip's "
         f"uninstall once a copy), then install one ({kept}).",
         (*removal, *again),
+    )
+
+
+def protobuf_reinstall_fix(m: Machine) -> Fix:
+    """protobuf's Python files and its compiled module of two releases, no listing showing
+    how many copies wrote them: protobuf installed again over its files (a plain install sees
+    the release installed and does nothing), in TensorFlow's range where one is known, so one
+    release writes every file of ``google/protobuf/``."""
+    installed = m.facts.package("protobuf")
+    spec = m.runs_with("protobuf") or (f"=={installed.version}" if installed else "")
+    return Fix(
+        "Install protobuf again over its files, so that its Python code and its compiled "
+        "module are of one release (a plain install sees protobuf installed and changes "
+        "nothing). Where `pip list` or `conda list` still shows protobuf more than once, "
+        "remove each copy with the installer that put it there, then install one.",
+        m.reinstall(f"protobuf{spec}"),
     )
 
 

@@ -129,7 +129,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     # WSL 2's words only where the log shows WSL: NVML's refusal alone is a Hyper-V guest's
     # or a container's too (the other signatures of the cause read WSL's own paths or need
     # it shown).
-    causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
+    causes.software.TF_SHADOWED_MODULE: causes.software.source_tree_fix,
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
     causes.runtime.STRATEGY_SCOPE_MISSING: lambda m: causes.runtime.strategy_scope_fix(),

@@ -113,7 +113,10 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
     refused = _OWN_FIELD_REFUSED.search(tb.message)
     if refused is None or not tb.frames or not _in_runtime(tb.frames[-1]):
         return None
-    copies = [r for r in rows if r.name == "protobuf"]
+    # A row once (a listing pasted twice shows each row twice); conda's own record of a
+    # package is one per environment (conda-meta holds one record a name), so two conda rows
+    # are two environments' listings, whose rows count no copies of one folder.
+    copies = list(dict.fromkeys(r for r in rows if r.name == "protobuf"))
     if copies:
         conda_rows = [(r.version, r.channel) for r in copies if r.channel != "pypi"]
         pip_versions = [r.version for r in copies if r.channel == "pypi"]
@@ -122,13 +125,14 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
             f"protobuf {r.version} {'pip' if r.channel == 'pypi' else r.channel or r.build}"
             for r in copies
         ]
+        several = len(listing) > 1 and len(conda_rows) <= 1
     else:
         # No listing in the words: the machine's own records of the folder that ran.
         conda_rows, pip_versions = _installed_copies(m, tb.frames[-1])
         shown = "This environment's package records show"
         listing = [f"protobuf {v} conda{f' ({c})' if c else ''}" for v, c in conda_rows]
         listing += [f"protobuf {v} pip" for v in pip_versions]
-    several = len(listing) > 1
+        several = len(listing) > 1
     return causes.finding(
         "explain.protobuf-incompatible",
         Severity.ERROR,
@@ -142,7 +146,7 @@ def _own_field_refused(tb: Traceback, m: Machine, rows: Sequence[CondaRow]) -> O
         + (f"\n{shown} protobuf {len(listing)} times: {'; '.join(listing)}." if several else ""),
         causes.software.protobuf_copies_fix(m, conda_rows, pip_versions, shown)
         if several
-        else _fix(m, newer=False),
+        else causes.software.protobuf_reinstall_fix(m),
     )
 
 
@@ -293,6 +297,24 @@ def _uncompiled(tb: Traceback) -> Optional[Finding]:
 #: build generates it from the tree's ``graph.proto``, so a source checkout holds the .proto
 #: file and no ``_pb2.py`` (tensorflow/core/framework/BUILD of any release).
 _TF_GENERATED = re.compile(r"(?:tensorflow|tensorflow_core)\.[\w.]{1,300}_pb2")
+#: The folders right under a TensorFlow checkout's ``tensorflow/``, from 0.x to 2.x
+#: (https://github.com/tensorflow/tensorflow/tree/v1.15.0/tensorflow,
+#: https://github.com/tensorflow/tensorflow/tree/v2.15.0/tensorflow; ``models`` and
+#: ``tensorboard`` of 0.x): a path whose ``tensorflow/`` folder holds none of them is a
+#: project folder a user named ``tensorflow`` (``~/tensorflow/train.py``), not the tree.
+_TF_TREE_FOLDERS = frozenset(
+    (
+        "c", "cc", "compiler", "contrib", "core", "dtensor", "examples", "g3doc", "go",
+        "java", "js", "lite", "models", "python", "security", "stream_executor",
+        "tensorboard", "tools", "tsl", "user_ops",
+    )
+)  # fmt: skip
+#: Those of them that hold .proto files the build generates Python modules from: Python 2
+#: names a missing one from the folder without an ``__init__.py`` on (``core.framework.
+#: graph_pb2``: the tree's ``tensorflow/core/`` has none, Bazel's runfiles add it).
+_TF_PROTO_FOLDERS = frozenset(
+    ("compiler", "contrib", "core", "dtensor", "lite", "python", "tensorboard", "tools", "tsl")
+)
 
 
 def tf_source_tree(tb: Traceback, scripts: Sequence[str] = ()) -> Optional[str]:
@@ -300,14 +322,22 @@ def tf_source_tree(tb: Traceback, scripts: Sequence[str] = ()) -> Optional[str]:
     or the program a shell line runs (``scripts``) show, where no frame is an installed
     TensorFlow's: the code ran in a TensorFlow source tree, whose ``tensorflow/`` is what
     ``import tensorflow`` finds first. A Bazel build's output (bazel-bin, runfiles) is a built
-    tree, not read here. None where nothing shows one."""
+    tree, not read here, and a ``tensorflow/`` folder holding none of the tree's own folders
+    (:data:`_TF_TREE_FOLDERS`) is a user's project. None where nothing shows one."""
     frames = [f.path for f in tb.frames if not f.path.startswith("<")]
     if any(origin_of(p).dist == "tensorflow" and origin_of(p).installed for p in frames):
         return None
     for path in (*frames, *scripts):
         origin = origin_of(path)
         built = tf_installer([path], ()) == "source"
-        if origin.dist == "tensorflow" and origin.installed is False and not built:
+        folder = origin.module.split(".")[1:2]
+        if (
+            origin.dist == "tensorflow"
+            and origin.installed is False
+            and not built
+            and folder
+            and folder[0] in _TF_TREE_FOLDERS
+        ):
             return path
     return None
 
@@ -315,10 +345,11 @@ def tf_source_tree(tb: Traceback, scripts: Sequence[str] = ()) -> Optional[str]:
 def _tf_generated_missing(tb: Traceback) -> Optional[str]:
     """The generated module of TensorFlow's own that the exception shows missing, as printed:
     Python 3's whole name (``tensorflow.core.framework.graph_pb2``), or Python 2's bare words,
-    which name only the part that did not import (``core.framework.graph_pb2``, no package
-    of its own nor a project's ``protos`` package, which
-    :func:`uncompiled_protos_findings` reads): read only where a source tree of TensorFlow's
-    is shown, the package whose part it is."""
+    which name only the part that did not import (``core.framework.graph_pb2``, from one of
+    the tree's folders of .proto files, :data:`_TF_PROTO_FOLDERS`: not a project's
+    ``protos.x_pb2``, which :func:`uncompiled_protos_findings` reads, nor a bare
+    ``predict_pb2``): read only where a source tree of TensorFlow's is shown, the package
+    whose part it is."""
     missing = _missing_generated(tb)
     if missing is None:
         return None
@@ -326,12 +357,14 @@ def _tf_generated_missing(tb: Traceback) -> Optional[str]:
     if _TF_GENERATED.fullmatch(module):
         return module
     gone = tb.missing_module
-    if gone is None or gone.quoted or "protos" in module.split("."):
+    if gone is None or gone.quoted or module.split(".")[0] not in _TF_PROTO_FOLDERS:
         return None
     return module if distribution_of(module) is None else None
 
 
-def source_tree_findings(tracebacks: Sequence[Traceback], scripts: Sequence[str]) -> list[Finding]:
+def source_tree_findings(
+    tracebacks: Sequence[Traceback], scripts: Sequence[str], m: Machine
+) -> list[Finding]:
     """One finding where a program run inside a TensorFlow source tree (:func:`tf_source_tree`)
     misses a generated module of TensorFlow's: the tree's ``tensorflow/`` folder was imported
     instead of the installed package, and it has the .proto files only. TensorFlow 0.x to
@@ -353,7 +386,7 @@ def source_tree_findings(tracebacks: Sequence[Traceback], scripts: Sequence[str]
                 f"outside site-packages, and {module}, a module TensorFlow's build generates "
                 "from its .proto files, is missing: a source tree holds the .proto files only, "
                 "so the tensorflow imported is the tree's.",
-                causes.software.source_tree_fix(),
+                causes.software.source_tree_fix(m),
             )
         ]
     return []

@@ -265,7 +265,7 @@ def package_findings(
         *keras_get_updates_findings(tracebacks, m),
         *keras_training_argument_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
-        *source_tree_findings(tracebacks, scripts),
+        *source_tree_findings(tracebacks, scripts, m),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
         *generated_code_findings(tracebacks, m, conda_rows),
