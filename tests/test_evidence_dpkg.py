@@ -27,10 +27,10 @@ def test_rows_give_installed_names_and_versions_only() -> None:
 @pytest.mark.parametrize(
     ("library", "expected"),
     [
+        # Not libfoo-dev: it holds the unversioned link, not the runtime the loader opened.
         pytest.param(
             "/usr/lib/x86_64-linux-gnu/libfoo.so.2.0", ["libfoo2-fast 3.0-1ubuntu1"], id="variant"
         ),
-        # The -dev package holds the unversioned link, not the runtime the loader opened.
         pytest.param("/usr/lib/libfoobar.so.1", [], id="longer-name-is-another-library"),
         pytest.param("/opt/x/bin/tool", [], id="no-library"),
     ],
