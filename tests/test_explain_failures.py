@@ -1222,6 +1222,59 @@ def test_an_old_libstdcxx_names_the_symbol_and_where_to_get_one(line: str, conda
     assert "glibc " not in finding.fix.text.lower()  # not the C library's advice
 
 
+#: The loader's refusal of a distribution package's library (ldd's words) beside the row of
+#: dpkg -l that shows the package, and TensorFlow Lite's unresolved custom op after it.
+_PACKAGED_REQUIRER = "\n".join(
+    (
+        "RuntimeError: Encountered unresolved custom op: acme-accel-op.Node number 0 "
+        "(acme-accel-op) failed to prepare.",
+        "$ dpkg -l | grep libacme",
+        "ii  libacmedelegate2-turbo:arm64   5.2   arm64   Delegate for the Acme accelerator",
+        "$ ldd /usr/lib/aarch64-linux-gnu/libacmedelegate.so.2",
+        "/usr/lib/aarch64-linux-gnu/libacmedelegate.so.2: /usr/lib/aarch64-linux-gnu/"
+        "libstdc++.so.6: version `GLIBCXX_3.4.26' not found (required by "
+        "/usr/lib/aarch64-linux-gnu/libacmedelegate.so.2)",
+        "",
+    )
+)
+
+
+def test_an_old_libstdcxx_names_the_library_that_needs_it_and_its_package() -> None:
+    report = _explain(_PACKAGED_REQUIRER)
+    finding = _only(report, "libstdcxx-too-old")
+    assert finding.fix is not None and finding.severity == Severity.ERROR
+    text = finding.fix.text
+    assert "/usr/lib/aarch64-linux-gnu/libacmedelegate.so.2 needs" in text
+    assert "libacmedelegate2-turbo 5.2" in text and "GCC 9.1.0 or newer's" in text
+    assert "apt-cache policy libacmedelegate2-turbo" in finding.fix.commands
+    # The op the delegate would register is the consequence: second, below the loader's.
+    op = _only(report, "op-not-registered")
+    assert op.severity == Severity.WARNING
+    assert report.findings.index(finding) < report.findings.index(op)
+
+
+def test_an_old_glibc_names_the_library_that_needs_it_and_its_package() -> None:
+    lines = _PACKAGED_REQUIRER.splitlines()
+    lines[-1] = (
+        "/usr/lib/aarch64-linux-gnu/libacmedelegate.so.2: /lib/aarch64-linux-gnu/libc.so.6: "
+        "version `GLIBC_2.28' not found (required by "
+        "/usr/lib/aarch64-linux-gnu/libacmedelegate.so.2)"
+    )
+    finding = _only(_explain("\n".join(lines) + "\n"), "glibc-too-old")
+    assert finding.fix is not None
+    assert "a release of libacmedelegate.so.2 built for this glibc" in finding.fix.text
+    assert "libacmedelegate2-turbo 5.2" in finding.fix.text
+    assert "apt-cache policy libacmedelegate2-turbo" in finding.fix.commands
+
+
+def test_an_old_libstdcxx_asks_dpkg_for_a_system_librarys_package_where_no_row_shows_it() -> None:
+    line = _PACKAGED_REQUIRER.splitlines()[-1]
+    finding = _only(_explain(line), "libstdcxx-too-old")
+    assert finding.fix is not None
+    assert "dpkg -S /usr/lib/aarch64-linux-gnu/libacmedelegate.so.2" in finding.fix.commands
+    assert "a release of libacmedelegate.so.2 built for this system" in finding.fix.text
+
+
 @pytest.mark.parametrize(
     ("symbol", "gcc"),
     [

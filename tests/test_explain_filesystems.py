@@ -44,6 +44,29 @@ def test_s3s_region_refusal_sets_the_region_it_names(line: str) -> None:
     )
 
 
+#: S3's PermanentRedirect as the AWS SDK for C++ logs it (code and message on lines of their
+#: own) and as TensorFlow raises it, in S3's older and newer wording.
+_REDIRECTS = (
+    "Encountered Unknown AWSError\nPermanentRedirect\nThe bucket you are attempting to access "
+    "must be addressed using the specified endpoint. Please send all future requests to this "
+    "endpoint.:\n",
+    "tensorflow.python.framework.errors_impl.UnknownError: PermanentRedirect: The bucket that "
+    "you are attempting to access must be addressed using the specified endpoint. Send all "
+    "future requests to this endpoint.\n",
+)
+
+
+def test_s3s_permanent_redirect_asks_for_the_buckets_region() -> None:
+    for text in _REDIRECTS:
+        top = top_error(explained(text))
+        assert top.cause == _ENV
+        fix = fix_text(top)
+        assert "PermanentRedirect" in fix and "S3_ENDPOINT" in fix
+        # The message names no region: the fix asks for it rather than inventing one.
+        assert "export AWS_REGION=<the bucket's region>" in fix
+        assert "get-bucket-location" in fix
+
+
 def test_s3s_403_names_keys_region_and_an_endpoint_with_its_scheme() -> None:
     text = (
         "tensorflow.python.framework.errors_impl.FailedPreconditionError: AWS Credentials have "

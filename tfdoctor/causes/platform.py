@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
@@ -1120,9 +1121,13 @@ def glibc_fix(
     lines: Sequence[TFLine] = (),
     installed: Optional[str] = None,
     arm32: bool = False,
+    requirer: str = "",
+    packages: Sequence[str] = (),
 ) -> Fix:
     """A system (or base image) with the glibc a binary needs, or a build of it for this
-    glibc; ``package``: the installed package the binary belongs to, where the log names it
+    glibc; ``requirer``: the file the loader names as needing it, where no installed package
+    owns it, with ``packages``, the distribution packages (``name version``) the log shows it
+    installed from; ``package``: the installed package the binary belongs to, where the log names it
     (its import name, ``tensorflow``, ``pycoral``); ``lines``: the matrix's TensorFlow lines,
     whose glibc floors name the releases built for an older glibc; ``installed``: the
     TensorFlow release that failed, where known; ``arm32``: the system is a 32-bit ARM one,
@@ -1156,15 +1161,26 @@ def glibc_fix(
             f"a release of {package} built for this glibc (or {package} built from source on "
             "this system)"
         )
+    elif requirer:
+        came = (
+            f", installed from the distribution package {', '.join(packages)} as the log shows"
+            if packages
+            else ""
+        )
+        built = (
+            f"a release of {PurePosixPath(requirer).name} built for this glibc (the loader "
+            f"names {requirer} as the file that needs it{came})"
+        )
     else:
         built = (
             "a release of the package whose binary needs it built for this glibc (for "
             "TensorFlow an older one; or the package built from source on this system)"
         )
+    ask = tuple(f"apt-cache policy {shlex.quote(x.split(' ', 1)[0])}" for x in packages)
     return Fix(
         f"Use a Linux distribution (or container base image) with glibc {version} or newer "
         f"(upgrading this release's packages keeps its glibc), or {built}.",
-        ("ldd --version",),
+        ("ldd --version", *ask),
     )
 
 
@@ -1214,10 +1230,19 @@ _CONDA_ROOT = r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micro
 _CONDA_LIBSTDCXX = re.compile(_CONDA_ROOT + r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so")
 
 
-def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
+def libstdcxx_fix(
+    symbol: str,
+    library: str,
+    requirer: str,
+    packages: Sequence[str] = (),
+    owner: Optional[str] = None,
+) -> Fix:
     """A libstdc++ that has ``symbol``: the conda environment's own where the one loaded is
     that environment's (conda's libstdcxx-ng, updated there) or the requirer lies in one
-    (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
+    (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime or a build of
+    the requirer for this system (``packages``: the distribution packages, ``name version``,
+    the log shows it installed from; ``owner``: the installed Python package it lies in, in
+    words)."""
     where = library or "libstdc++.so.6"
     gcc = GLIBCXX_FIRST_GCC.get(symbol)
     if _CONDA_LIBSTDCXX.search(library) and not re.search(r"/(?:envs|conda)/", requirer):
@@ -1253,11 +1278,55 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
                 'export LD_LIBRARY_PATH="$CONDA_PREFIX/lib:$LD_LIBRARY_PATH"',
             ),
         )
+    if requirer:
+        return _requirer_newer_than_libstdcxx(symbol, where, requirer, check, packages, owner)
     return Fix(
         f"The libstdc++ found ({where}) lacks {symbol}: install a newer GCC runtime (a newer "
         "distribution or base image), or a release of the package built with an older "
         "compiler.",
         (check,),
+    )
+
+
+#: A library folder of a Debian-style multiarch system (/usr/lib/x86_64-linux-gnu/), where
+#: the distribution's packages put their libraries: dpkg -S names the package of a file there.
+_MULTIARCH_LIBRARY = re.compile(r"^/(?:usr/)?lib/[a-z0-9_]+-linux-gnu\w*/[^/\s]+$")
+
+
+def _requirer_newer_than_libstdcxx(
+    symbol: str,
+    where: str,
+    requirer: str,
+    check: str,
+    packages: Sequence[str],
+    owner: Optional[str],
+) -> Fix:
+    """The library the loader names as needing ``symbol``: it was built with a newer GCC than
+    the system's libstdc++ (``where``) comes from, so either changes; the distribution
+    package it came from where the log shows it (``packages``), or the Python package it lies
+    in (``owner``)."""
+    gcc = GLIBCXX_FIRST_GCC.get(symbol)
+    runtime = f"GCC {gcc} or newer's, " if gcc else ""
+    names = [x.split(" ", 1)[0] for x in packages]
+    if packages:
+        came = (
+            f" The log shows it installed from the distribution package {', '.join(packages)}: "
+            "a version of that package built for this release of the operating system (an "
+            "older one, or one its publisher rebuilt for it) is the other way."
+        )
+        ask = tuple(f"apt-cache policy {shlex.quote(x)}" for x in names)
+    elif _MULTIARCH_LIBRARY.match(requirer):
+        came = " dpkg -S names the distribution package it came from."
+        ask = (f"dpkg -S {shlex.quote(requirer)}",)
+    else:
+        came = ""
+        ask = ()
+    return Fix(
+        f"The libstdc++ found ({where}) lacks {symbol}, which {requirer} needs: that library "
+        "was built with a newer GCC than this system's libstdc++ comes from. Either give the "
+        f"system a newer libstdc++ ({runtime}from a newer distribution or base image), or install "
+        f"a release of {owner or PurePosixPath(requirer).name} built for this system.{came}",
+        (check, *ask),
     )
 
 

@@ -1158,15 +1158,25 @@ def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
     )
 
 
-def s3_region_fix(region: Optional[str]) -> Fix:
+def s3_region_fix(region: Optional[str], *, redirected: bool = False) -> Fix:
     """The region S3 said the bucket is in (``region``, where its refusal names it), set where
-    TensorFlow's S3 file system reads it."""
+    TensorFlow's S3 file system reads it; ``redirected``: S3 answered PermanentRedirect (the
+    request went to another region's endpoint), which names no region."""
     shown = region or "<the bucket's region>"
+    # S3's error responses (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html):
+    # PermanentRedirect is a 301 to the bucket's own regional endpoint.
+    redirect = (
+        "S3 answered PermanentRedirect (HTTP 301): the bucket is in another region than the "
+        "one the request was sent to (where S3_ENDPOINT is set, it must be the bucket's "
+        "region's endpoint too, s3.<region>.amazonaws.com). "
+        if redirected
+        else ""
+    )
     where = (
         f"S3 refused the request for being signed for another region and named the bucket's: "
         f"{region}."
         if region
-        else "Find the bucket's region with the AWS CLI."
+        else f"{redirect}Find the bucket's region with the AWS CLI."
     )
     return Fix(
         f"{where} TensorFlow's S3 file system signs for the region in AWS_REGION (TensorFlow "

@@ -1053,6 +1053,7 @@ def explain(
             findings.setdefault(late.id, late)
     _settle_environment(evidence, revealed, machine, findings)
     _settle_image_build(findings, evidence)
+    _settle_unloaded_registrar(findings, by_cause)
     out = sorted(
         _warned_capped(
             _placeholder_imported(_logged_capped(findings, by_cause, evidence), by_cause, evidence),
@@ -1095,6 +1096,33 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+#: The loader refusing a library for a symbol version its C or C++ runtime lacks ("version
+#: `GLIBCXX_3.4.22' not found (required by ...)"): the library did not load, nor did what it
+#: registers.
+_RUNTIME_REFUSALS = frozenset({causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.GLIBC_TOO_OLD})
+#: TensorFlow Lite's words for a custom op that neither the op resolver nor a delegate
+#: registered (lite/core/subgraph.cc): a delegate's or an op library's op.
+_CUSTOM_OP_UNRESOLVED = "tflite-unresolved-custom-op"
+
+
+def _settle_unloaded_registrar(
+    findings: dict[str, Finding], by_cause: Mapping[str, Sequence[Hits]]
+) -> None:
+    """A custom op TensorFlow Lite left unresolved where the loader refused a library for the
+    runtime it lacks: that library (the Edge TPU delegate, an op library) would have
+    registered it, so the loader's finding leads and the op's is second (a warning)."""
+    ops = by_cause.get(causes.software.OP_NOT_REGISTERED, ())
+    if not ops or any(h.signature.id != _CUSTOM_OP_UNRESOLVED for h in ops):
+        return
+    if not any(
+        x.cause in _RUNTIME_REFUSALS and x.severity == Severity.ERROR for x in findings.values()
+    ):
+        return
+    for key, x in list(findings.items()):
+        if x.cause == causes.software.OP_NOT_REGISTERED and x.severity.rank > Severity.WARNING.rank:
+            findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
 
 
 def _settle_image_build(findings: dict[str, Finding], evidence: Evidence) -> None:

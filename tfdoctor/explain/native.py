@@ -30,6 +30,8 @@ def _filesystem_env(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     cause = causes.runtime.FILESYSTEM_ENV_MISCONFIGURED
     if "s3-region-wrong" in ids:
         return cause, causes.runtime.s3_region_fix(group(hits, "region"))
+    if "s3-endpoint-redirect" in ids:
+        return cause, causes.runtime.s3_region_fix(None, redirected=True)
     if "s3-credentials-not-set" in ids:
         return cause, causes.runtime.s3_credentials_fix(r.s3_plain_http)
     if "gcs-anonymous-refused" in ids:

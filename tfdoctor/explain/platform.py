@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.dpkg import library_packages
 from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.pip import WheelRefusal
 from tfdoctor.evidence.traceback import installed_package
@@ -61,14 +62,19 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         m.matrix.releases if m.matrix is not None and not arm32 else (),
         m.tf.version if m.tf is not None else r.tf_version,
         arm32=arm32,
+        requirer=requirer if top is None else "",
+        packages=library_packages(requirer, r.dpkg_installed) if top is None and requirer else (),
     )
 
 
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    requirer = group(hits, "requirer") or ""
     return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
         group(hits, "symbol") or "GLIBCXX_3.4",
         group(hits, "library") or "",
-        group(hits, "requirer") or "",
+        requirer,
+        library_packages(requirer, r.dpkg_installed) if requirer else (),
+        causes.common.installed_package_named(installed_package(requirer)) if requirer else None,
     )
 
 

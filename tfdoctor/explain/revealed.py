@@ -34,6 +34,7 @@ from tfdoctor.evidence.devices import (
     tpu_vm_hostname,
 )
 from tfdoctor.evidence.distro import Distro, read_distro
+from tfdoctor.evidence.dpkg import dpkg_installed
 from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -290,6 +291,8 @@ class Revealed(Record):
     tensorflowsharp: bool = False
     #: The log shows S3_ENDPOINT set to a plain-http URL.
     s3_plain_http: bool = False
+    #: The Debian packages (name, version) the log's ``dpkg -l`` rows show installed.
+    dpkg_installed: tuple[tuple[str, str], ...] = ()
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
     #: The pip releases the log shows pip installing (``pip install --upgrade pip``), in order:
@@ -943,6 +946,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         jvm_embedder=_JVM_EMBEDDERS.search(f"{evidence.first_text}\n{text}") is not None,
         tensorflowsharp=_TENSORFLOWSHARP.search(f"{evidence.first_text}\n{text}") is not None,
         s3_plain_http="s3-endpoint-http-shown" in evidence.hits,
+        dpkg_installed=dpkg_installed(evidence.first_text),
         python_refusals=tuple(evidence.python_refusals),
         abi_hints=tuple(evidence.abi_hints),
         platform_hints=tuple(evidence.platform_hints),
