@@ -112,6 +112,29 @@ def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:
         pytest.param(
             "ValueError: cannot reshape the tensor of\nmodel.fit(x, y)\n", id="code-below"
         ),
+        # Another program's line below a word no sentence ends on.
+        pytest.param(
+            "RuntimeError: the module is\n"
+            "Requirement already satisfied: numpy in /usr/lib/python3/dist-packages (1.21.5)\n",
+            id="pip-below-is",
+        ),
+        pytest.param(
+            "RuntimeError: the layer was\nSuccessfully installed keras-3.3.3\n",
+            id="pip-installed-below",
+        ),
+        pytest.param(
+            "OSError: the file is\nlibc6 is already the newest version (2.35-0ubuntu3.8).\n",
+            id="apt-below-is",
+        ),
+        pytest.param(
+            "ImportError: cannot load the\nE: Unable to locate package libcudnn8\n",
+            id="apt-error-below",
+        ),
+        pytest.param("ValueError: Error when checking the\nEpoch 1/10\n", id="keras-epoch-below"),
+        pytest.param(
+            "InternalError: failed to initialize the\nWARNING:tensorflow:5 out of the last 5\n",
+            id="python-logging-below",
+        ),
     ],
 )
 def test_lines_that_do_not_go_on_the_message_stay_apart(text: str) -> None:

@@ -598,6 +598,18 @@ _SENTENCE_REST = re.compile(
     r"(?![IWEF]\d{4}\b)(?![\w.]*\()(?!\w+ = )(?!\S*[/\\])"
     r"[A-Za-z`'\"][^\n=]*$"
 )
+#: A line another program printed, which no wrapped sentence's rest is, whatever the word above
+#: it: a line that opens with a capitalised label and a colon (apt's ``E: ``, ``W: ``, Python
+#: logging's ``WARNING:tensorflow:``, a hint's ``Hint: ``), apt's ``%s is already the newest
+#: version`` (apt-private/private-install.cc), a step's count (Keras' ``Epoch 1/10``,
+#: callbacks.ProgbarLogger) or a step in progress (apt's ``Reading package lists... Done``).
+#: pip's own lines are pip's reader's (:func:`tfdoctor.evidence.pip.read_pip_line`).
+_OTHER_PROGRAM = re.compile(
+    r"[A-Z][\w.-]*(?: [\w.-]+){0,3}:(?:\s|\w|$)"
+    r"|\S+ is already the newest version\b"
+    r"|[A-Z]\w* \d+/\d+\b"
+    r"|[A-Z]\w*ing\b[^\n]*\.\.\."
+)
 #: Words that never end an English sentence: a line ending in one goes on in the next.
 _GOES_ON_WORDS = frozenset(
     {"a", "an", "the", "of", "in", "to", "for", "with", "and", "or", "but", "is", "are", "was"}
@@ -612,8 +624,13 @@ def _goes_on(line: str, after: str) -> bool:
     """Whether ``after`` is the rest of the sentence ``line`` (a message cut mid-sentence)
     stopped in: a line of words after a comma, a hyphen or a word no sentence ends on. (A line
     in lower case after any other word may be another program's: apt's ``libc6 is already the
-    newest version`` below a loader's error.)"""
-    if _SENTENCE_REST.match(after) is None:
+    newest version`` below a loader's error; a line pip, apt or Keras printed is refused after
+    any word: :data:`_OTHER_PROGRAM`.)"""
+    if (
+        _SENTENCE_REST.match(after) is None
+        or _OTHER_PROGRAM.match(after) is not None
+        or read_pip_line(after) is not None
+    ):
         return False
     last = line.rstrip()
     words = last.rsplit(None, 1)
