@@ -205,6 +205,11 @@ def test_another_packages_library_inside_tensorflows_initialisers_is_the_import_
             _gdb_frames(*_TF_INIT, ("at::native::add", f"{_SITE}/torch/lib/libtorch_cpu.so")),
             id="other-package-outer",
         ),
+        # The CUDA wheels TensorFlow's own install brings (tensorflow[and-cuda]).
+        pytest.param(
+            _gdb_frames(("cudnnCreate", f"{_SITE}/nvidia/cudnn/lib/libcudnn.so.8"), *_TF_INIT),
+            id="tensorflows-cuda-wheels",
+        ),
     ],
 )
 def test_a_stack_without_another_library_inside_the_import_is_no_import_order(text: str) -> None:

@@ -818,6 +818,13 @@ def _native_import_cut(
     return ()
 
 
+#: The import packages of native libraries TensorFlow's own install brings and loads itself,
+#: which its code calls as it should: the CUDA wheels of ``tensorflow[and-cuda]`` (2.14 and
+#: later), whose libraries pip puts under ``site-packages/nvidia/<library>/lib``.
+#: https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/tools/pip_package/setup.py
+_TF_NATIVE_DEPENDENCIES = frozenset({"nvidia"})
+
+
 def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding]:
     """A native backtrace (gdb's) of TensorFlow's import: TensorFlow's static initialisers on
     the stack, running code of another installed package's library inner to them. The loader
@@ -834,7 +841,13 @@ def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding
     )
     if start is None:
         return None
-    inner = [f for f in frames[:start] if f.package is not None and f.package not in TF_OWN]
+    inner = [
+        f
+        for f in frames[:start]
+        if f.package is not None
+        and f.package not in TF_OWN
+        and f.package not in _TF_NATIVE_DEPENDENCIES
+    ]
     if not inner:
         return None
     others = tuple(dict.fromkeys(str(f.package) for f in reversed(inner)))
