@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
+from tfdoctor.evidence import traceback as traceback_module
 from tfdoctor.evidence.backtrace import read_native_frames
 from tfdoctor.evidence.traceback import read_tracebacks, rejoin_wrapped_messages
 
@@ -139,6 +140,33 @@ def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:
 )
 def test_lines_that_do_not_go_on_the_message_stay_apart(text: str) -> None:
     assert rejoin_wrapped_messages(text) is text
+
+
+def test_only_the_lines_holding_an_exceptions_words_are_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A long log asks the pattern of a cut message only at the lines that can be one.
+    asked: list[int] = []
+    pattern = traceback_module._CUT_MESSAGE
+
+    class _Asked:
+        def match(self, text: str, pos: int = 0, endpos: int = 2**62) -> object:
+            if len(text) > len(_REFUSAL):  # the log's, not a line's below the message
+                asked.append(pos)
+            return pattern.match(text, pos, endpos)
+
+        def finditer(self, text: str) -> object:
+            asked.extend(m.start() for m in pattern.finditer(text))
+            asked.append(-1)  # a search of the whole text
+            return pattern.finditer(text)
+
+    monkeypatch.setattr(traceback_module, "_CUT_MESSAGE", _Asked())
+    noise = "2024-03-10 18:42:51.339121: I tensorflow/core/framework/x.cc:404] Local: a note\n"
+    cut = _REFUSAL[: _REFUSAL.index("Keras 3, ") + len("Keras 3,")]
+    rest = _REFUSAL[len(cut) + 1 :]
+    text = noise * 500 + f"{cut}\n{rest}\n" + noise * 500
+    assert rejoin_wrapped_messages(text).split("\n")[500] == _REFUSAL
+    assert asked == [len(noise) * 500]
 
 
 #: An installed package's folder, as a virtual environment's paths show it.

@@ -668,15 +668,38 @@ def _joined(line: str, rest: Sequence[str]) -> str:
     return out[: len(line) + WRAPPED_READ]
 
 
+#: The words every exception line :data:`_CUT_MESSAGE` reads holds.
+_EXCEPTION_WORDS = ("Error: ", "Exception: ")
+
+
+def _cut_messages(text: str) -> list[re.Match[str]]:
+    """The exception lines of ``text`` whose message stops inside a sentence
+    (:data:`_CUT_MESSAGE`), in order. Only the lines that hold an exception's words are asked,
+    found with ``str.find``: the pattern anchored at every line's start of a long log costs
+    several times more (``benchmarks/bench_explain.py``'s logs, which hold none)."""
+    starts: set[int] = set()
+    for words in _EXCEPTION_WORDS:
+        at = text.find(words)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            end = text.find("\n", at)
+            at = text.find(words, end) if end >= 0 else -1
+    out = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        match = _CUT_MESSAGE.match(text, start, end if end >= 0 else len(text))
+        if match is not None:
+            out.append(match)
+    return out
+
+
 def rejoin_wrapped_messages(text: str) -> str:
     """``text`` with each exception line whose message a paste wrapped mid-sentence joined
     with the rest of that sentence, from the lines below (which stay: the lines stay as
     many); ``text`` itself where none was wrapped."""
-    if ": " not in text:
-        return text
     lines: Optional[list[str]] = None
     line_no, counted = 0, 0  # lines counted from the last join on: one pass over the text
-    for match in _CUT_MESSAGE.finditer(text):
+    for match in _cut_messages(text):
         rest = _message_rest(text, match.end())
         if not rest:
             continue
