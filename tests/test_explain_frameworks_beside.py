@@ -10,7 +10,7 @@ import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
 from tfdoctor.evidence import traceback as traceback_module
-from tfdoctor.evidence.backtrace import read_native_frames
+from tfdoctor.evidence.backtrace import read_native_backtraces, read_native_frames
 from tfdoctor.evidence.traceback import read_tracebacks, rejoin_wrapped_messages
 
 #: XLA's strict autotuner failure as JAX raises it (XlaRuntimeError; older jaxlib a plain
@@ -211,6 +211,28 @@ def test_another_packages_library_inside_tensorflows_initialisers_is_the_import_
     assert top.cause == "import-order-conflict"
     fix = fix_text(top)
     assert "Import TensorFlow first" in fix and "jaxlib" in fix
+
+
+def test_the_thread_that_imported_tensorflow_is_read_of_all_threads_backtraces() -> None:
+    # gdb's ``thread apply all bt`` prints the highest-numbered thread first: an idle worker's
+    # stack, then the main thread's, in which the import crashed.
+    idle = _gdb_frames(
+        ("pthread_cond_wait", "/lib/x86_64-linux-gnu/libpthread.so.0"),
+        ("std::thread::_State_impl::_M_run", f"{_SITE}/jaxlib/xla_extension.so"),
+    )
+    crashed = _gdb_frames(
+        ("std::__once_callable", f"{_SITE}/jaxlib/xla_extension.so"),
+        ("__pthread_once_slow", "/lib/x86_64-linux-gnu/libpthread.so.0"),
+        *_TF_INIT,
+    )
+    text = (
+        'Thread 2 (Thread 0x7f00aa (LWP 102) "python"):\n'
+        f"{idle}\n"
+        'Thread 1 (Thread 0x7f00bb (LWP 101) "python"):\n'
+        f"{crashed}"
+    )
+    assert [len(t) for t in read_native_backtraces(text)] == [2, 6]
+    assert top_error(explained(text)).cause == "import-order-conflict"
 
 
 @pytest.mark.parametrize(

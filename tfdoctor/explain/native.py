@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.backtrace import read_native_frames
+from tfdoctor.evidence.backtrace import read_native_backtraces
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import group, program_refused
@@ -835,9 +835,16 @@ def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding
     conflict = f"explain.{causes.runtime.IMPORT_ORDER_CONFLICT}"
     if any(x.id == conflict for x in found):
         return None
-    frames = read_native_frames(text)
-    start = next(
-        (i for i, f in enumerate(frames) if f.initialiser and f.package in TF_PACKAGES), None
+    # The thread that imported TensorFlow: the one whose stack holds its initialisers (each
+    # thread's backtrace where gdb printed all).
+    frames, start = next(
+        (
+            (stack, i)
+            for stack in read_native_backtraces(text)
+            for i, f in enumerate(stack)
+            if f.initialiser and f.package in TF_PACKAGES
+        ),
+        ((), None),
     )
     if start is None:
         return None
