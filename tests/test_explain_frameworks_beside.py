@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
-from tfdoctor.evidence.backtrace import read_native_frames
+from tfdoctor.evidence import traceback as traceback_module
+from tfdoctor.evidence.backtrace import read_native_backtraces, read_native_frames
 from tfdoctor.evidence.traceback import read_tracebacks, rejoin_wrapped_messages
 
 #: XLA's strict autotuner failure as JAX raises it (XlaRuntimeError; older jaxlib a plain
@@ -112,10 +113,60 @@ def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:
         pytest.param(
             "ValueError: cannot reshape the tensor of\nmodel.fit(x, y)\n", id="code-below"
         ),
+        # Another program's line below a word no sentence ends on.
+        pytest.param(
+            "RuntimeError: the module is\n"
+            "Requirement already satisfied: numpy in /usr/lib/python3/dist-packages (1.21.5)\n",
+            id="pip-below-is",
+        ),
+        pytest.param(
+            "RuntimeError: the layer was\nSuccessfully installed keras-3.3.3\n",
+            id="pip-installed-below",
+        ),
+        pytest.param(
+            "OSError: the file is\nlibc6 is already the newest version (2.35-0ubuntu3.8).\n",
+            id="apt-below-is",
+        ),
+        pytest.param(
+            "ImportError: cannot load the\nE: Unable to locate package libcudnn8\n",
+            id="apt-error-below",
+        ),
+        pytest.param("ValueError: Error when checking the\nEpoch 1/10\n", id="keras-epoch-below"),
+        pytest.param(
+            "InternalError: failed to initialize the\nWARNING:tensorflow:5 out of the last 5\n",
+            id="python-logging-below",
+        ),
     ],
 )
 def test_lines_that_do_not_go_on_the_message_stay_apart(text: str) -> None:
     assert rejoin_wrapped_messages(text) is text
+
+
+def test_only_the_lines_holding_an_exceptions_words_are_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A long log asks the pattern of a cut message only at the lines that can be one.
+    asked: list[int] = []
+    pattern = traceback_module._CUT_MESSAGE
+
+    class _Asked:
+        def match(self, text: str, pos: int = 0, endpos: int = 2**62) -> object:
+            if len(text) > len(_REFUSAL):  # the log's, not a line's below the message
+                asked.append(pos)
+            return pattern.match(text, pos, endpos)
+
+        def finditer(self, text: str) -> object:
+            asked.extend(m.start() for m in pattern.finditer(text))
+            asked.append(-1)  # a search of the whole text
+            return pattern.finditer(text)
+
+    monkeypatch.setattr(traceback_module, "_CUT_MESSAGE", _Asked())
+    noise = "2024-03-10 18:42:51.339121: I tensorflow/core/framework/x.cc:404] Local: a note\n"
+    cut = _REFUSAL[: _REFUSAL.index("Keras 3, ") + len("Keras 3,")]
+    rest = _REFUSAL[len(cut) + 1 :]
+    text = noise * 500 + f"{cut}\n{rest}\n" + noise * 500
+    assert rejoin_wrapped_messages(text).split("\n")[500] == _REFUSAL
+    assert asked == [len(noise) * 500]
 
 
 #: An installed package's folder, as a virtual environment's paths show it.
@@ -162,6 +213,28 @@ def test_another_packages_library_inside_tensorflows_initialisers_is_the_import_
     assert "Import TensorFlow first" in fix and "jaxlib" in fix
 
 
+def test_the_thread_that_imported_tensorflow_is_read_of_all_threads_backtraces() -> None:
+    # gdb's ``thread apply all bt`` prints the highest-numbered thread first: an idle worker's
+    # stack, then the main thread's, in which the import crashed.
+    idle = _gdb_frames(
+        ("pthread_cond_wait", "/lib/x86_64-linux-gnu/libpthread.so.0"),
+        ("std::thread::_State_impl::_M_run", f"{_SITE}/jaxlib/xla_extension.so"),
+    )
+    crashed = _gdb_frames(
+        ("std::__once_callable", f"{_SITE}/jaxlib/xla_extension.so"),
+        ("__pthread_once_slow", "/lib/x86_64-linux-gnu/libpthread.so.0"),
+        *_TF_INIT,
+    )
+    text = (
+        'Thread 2 (Thread 0x7f00aa (LWP 102) "python"):\n'
+        f"{idle}\n"
+        'Thread 1 (Thread 0x7f00bb (LWP 101) "python"):\n'
+        f"{crashed}"
+    )
+    assert [len(t) for t in read_native_backtraces(text)] == [2, 6]
+    assert top_error(explained(text)).cause == "import-order-conflict"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -181,6 +254,11 @@ def test_another_packages_library_inside_tensorflows_initialisers_is_the_import_
         pytest.param(
             _gdb_frames(*_TF_INIT, ("at::native::add", f"{_SITE}/torch/lib/libtorch_cpu.so")),
             id="other-package-outer",
+        ),
+        # The CUDA wheels TensorFlow's own install brings (tensorflow[and-cuda]).
+        pytest.param(
+            _gdb_frames(("cudnnCreate", f"{_SITE}/nvidia/cudnn/lib/libcudnn.so.8"), *_TF_INIT),
+            id="tensorflows-cuda-wheels",
         ),
     ],
 )

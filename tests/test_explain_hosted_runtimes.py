@@ -527,6 +527,16 @@ _KERAS_ASKS = (
             False,
             id="own-machine",
         ),
+        # The image's own build put back, its local label on both sides: nothing replaced.
+        pytest.param(
+            _replaced("2.15.0+zzzcolab20240101").replace(
+                "tensorflow 2.15.0\n", "tensorflow 2.15.0+zzzcolab20240101\n"
+            )
+            + _NOTEBOOK_FRAME
+            + _KERAS_ASKS,
+            False,
+            id="same-build-put-back",
+        ),
     ],
 )
 def test_the_images_keras_refusing_the_tensorflow_put_over_it_is_the_replacement(

@@ -102,6 +102,8 @@ def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
         "Collecting google-colab",
         # The magic run where IPython does not have it.
         "UsageError: Line magic function `%tensorflow_version` not found.",
+        # Cloud Datalab's container keeps its notebooks under /content/datalab.
+        '  File "/content/datalab/notebooks/train.py", line 3, in <module>',
     ],
     ids=[
         "drive-letter",
@@ -111,6 +113,7 @@ def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
         "install-asked",
         "collecting",
         "magic-elsewhere",
+        "datalab",
     ],
 )
 def test_the_same_words_elsewhere_show_no_notebook(line: str) -> None:

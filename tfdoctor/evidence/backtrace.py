@@ -64,21 +64,46 @@ class NativeFrame(Record):
         return _INITIALISER.search(self.text) is not None
 
 
+#: How many backtraces of one text are read (``thread apply all bt`` prints one a thread).
+MAX_BACKTRACES = 64
+
+
 def read_native_frames(text: str) -> tuple[NativeFrame, ...]:
     """The frames of the first gdb backtrace in ``text``, innermost first; () where none."""
+    return next(iter(read_native_backtraces(text)), ())
+
+
+def read_native_backtraces(text: str) -> tuple[tuple[NativeFrame, ...], ...]:
+    """The gdb backtraces in ``text``, each one's frames innermost first, in the order printed:
+    ``thread apply all bt`` prints every thread's (the highest-numbered thread first, so the
+    thread that crashed is often not the first); () where none."""
     if "#0 " not in text and "#0\t" not in text:
         return ()
-    frames: list[NativeFrame] = []
+    out: list[tuple[NativeFrame, ...]] = []
     lines = text.split("\n")
+    at = 0
+    while at < len(lines) and len(out) < MAX_BACKTRACES:
+        frames, at = _backtrace_from(lines, at)
+        if not frames:
+            break
+        out.append(frames)
+    return tuple(out)
+
+
+def _backtrace_from(lines: list[str], first: int) -> tuple[tuple[NativeFrame, ...], int]:
+    """The frames of the first backtrace from line ``first`` of ``lines`` on, and the line after
+    its last frame; () and the end where none is there."""
+    frames: list[NativeFrame] = []
     started = False
-    for i, line in enumerate(lines):
+    for i in range(first, len(lines)):
+        line = lines[i]
         start = _FRAME_START.match(line)
         if start is None:
             continue
         number = int(start.group("number"))
         if number != len(frames):
             if started:
-                break  # another backtrace, or numbers a paste left out: the first is read
+                return tuple(frames), i  # another backtrace (or numbers a paste left out)
             continue
         started = True
         pieces = [line[start.end() :].strip()]
@@ -91,5 +116,5 @@ def read_native_frames(text: str) -> tuple[NativeFrame, ...]:
         found = _FROM.search(body)
         frames.append(NativeFrame(number, body, found.group("library") if found else ""))
         if len(frames) >= MAX_NATIVE_FRAMES:
-            break
-    return tuple(frames)
+            return tuple(frames), i + 1
+    return tuple(frames), len(lines)

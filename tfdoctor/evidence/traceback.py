@@ -598,6 +598,18 @@ _SENTENCE_REST = re.compile(
     r"(?![IWEF]\d{4}\b)(?![\w.]*\()(?!\w+ = )(?!\S*[/\\])"
     r"[A-Za-z`'\"][^\n=]*$"
 )
+#: A line another program printed, which no wrapped sentence's rest is, whatever the word above
+#: it: a line that opens with a capitalised label and a colon (apt's ``E: ``, ``W: ``, Python
+#: logging's ``WARNING:tensorflow:``, a hint's ``Hint: ``), apt's ``%s is already the newest
+#: version`` (apt-private/private-install.cc), a step's count (Keras' ``Epoch 1/10``,
+#: callbacks.ProgbarLogger) or a step in progress (apt's ``Reading package lists... Done``).
+#: pip's own lines are pip's reader's (:func:`tfdoctor.evidence.pip.read_pip_line`).
+_OTHER_PROGRAM = re.compile(
+    r"[A-Z][\w.-]*(?: [\w.-]+){0,3}:(?:\s|\w|$)"
+    r"|\S+ is already the newest version\b"
+    r"|[A-Z]\w* \d+/\d+\b"
+    r"|[A-Z]\w*ing\b[^\n]*\.\.\."
+)
 #: Words that never end an English sentence: a line ending in one goes on in the next.
 _GOES_ON_WORDS = frozenset(
     {"a", "an", "the", "of", "in", "to", "for", "with", "and", "or", "but", "is", "are", "was"}
@@ -612,8 +624,13 @@ def _goes_on(line: str, after: str) -> bool:
     """Whether ``after`` is the rest of the sentence ``line`` (a message cut mid-sentence)
     stopped in: a line of words after a comma, a hyphen or a word no sentence ends on. (A line
     in lower case after any other word may be another program's: apt's ``libc6 is already the
-    newest version`` below a loader's error.)"""
-    if _SENTENCE_REST.match(after) is None:
+    newest version`` below a loader's error; a line pip, apt or Keras printed is refused after
+    any word: :data:`_OTHER_PROGRAM`.)"""
+    if (
+        _SENTENCE_REST.match(after) is None
+        or _OTHER_PROGRAM.match(after) is not None
+        or read_pip_line(after) is not None
+    ):
         return False
     last = line.rstrip()
     words = last.rsplit(None, 1)
@@ -651,15 +668,38 @@ def _joined(line: str, rest: Sequence[str]) -> str:
     return out[: len(line) + WRAPPED_READ]
 
 
+#: The words every exception line :data:`_CUT_MESSAGE` reads holds.
+_EXCEPTION_WORDS = ("Error: ", "Exception: ")
+
+
+def _cut_messages(text: str) -> list[re.Match[str]]:
+    """The exception lines of ``text`` whose message stops inside a sentence
+    (:data:`_CUT_MESSAGE`), in order. Only the lines that hold an exception's words are asked,
+    found with ``str.find``: the pattern anchored at every line's start of a long log costs
+    several times more (``benchmarks/bench_explain.py``'s logs, which hold none)."""
+    starts: set[int] = set()
+    for words in _EXCEPTION_WORDS:
+        at = text.find(words)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            end = text.find("\n", at)
+            at = text.find(words, end) if end >= 0 else -1
+    out = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        match = _CUT_MESSAGE.match(text, start, end if end >= 0 else len(text))
+        if match is not None:
+            out.append(match)
+    return out
+
+
 def rejoin_wrapped_messages(text: str) -> str:
     """``text`` with each exception line whose message a paste wrapped mid-sentence joined
     with the rest of that sentence, from the lines below (which stay: the lines stay as
     many); ``text`` itself where none was wrapped."""
-    if ": " not in text:
-        return text
     lines: Optional[list[str]] = None
     line_no, counted = 0, 0  # lines counted from the last join on: one pass over the text
-    for match in _CUT_MESSAGE.finditer(text):
+    for match in _cut_messages(text):
         rest = _message_rest(text, match.end())
         if not rest:
             continue

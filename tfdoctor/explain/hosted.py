@@ -480,7 +480,7 @@ def _tf_release_replaced(evidence: Evidence) -> Optional[tuple[str, str]]:
     if removed is None or installed is None or installed[1] is None:
         return None
     before, after = removed.match.group("version"), installed[1]
-    return None if before.split("+")[0] == after else (before, after)
+    return None if before.split("+")[0] == after.split("+")[0] else (before, after)
 
 
 def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:

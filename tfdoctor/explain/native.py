@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.backtrace import read_native_frames
+from tfdoctor.evidence.backtrace import read_native_backtraces
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import group, program_refused
@@ -820,6 +820,13 @@ def _native_import_cut(
     return ()
 
 
+#: The import packages of native libraries TensorFlow's own install brings and loads itself,
+#: which its code calls as it should: the CUDA wheels of ``tensorflow[and-cuda]`` (2.14 and
+#: later), whose libraries pip puts under ``site-packages/nvidia/<library>/lib``.
+#: https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/tools/pip_package/setup.py
+_TF_NATIVE_DEPENDENCIES = frozenset({"nvidia"})
+
+
 def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding]:
     """A native backtrace (gdb's) of TensorFlow's import: TensorFlow's static initialisers on
     the stack, running code of another installed package's library inner to them. The loader
@@ -830,13 +837,26 @@ def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding
     conflict = f"explain.{causes.runtime.IMPORT_ORDER_CONFLICT}"
     if any(x.id == conflict for x in found):
         return None
-    frames = read_native_frames(text)
-    start = next(
-        (i for i, f in enumerate(frames) if f.initialiser and f.package in TF_PACKAGES), None
+    # The thread that imported TensorFlow: the one whose stack holds its initialisers (each
+    # thread's backtrace where gdb printed all).
+    frames, start = next(
+        (
+            (stack, i)
+            for stack in read_native_backtraces(text)
+            for i, f in enumerate(stack)
+            if f.initialiser and f.package in TF_PACKAGES
+        ),
+        ((), None),
     )
     if start is None:
         return None
-    inner = [f for f in frames[:start] if f.package is not None and f.package not in TF_OWN]
+    inner = [
+        f
+        for f in frames[:start]
+        if f.package is not None
+        and f.package not in TF_OWN
+        and f.package not in _TF_NATIVE_DEPENDENCIES
+    ]
     if not inner:
         return None
     others = tuple(dict.fromkeys(str(f.package) for f in reversed(inner)))

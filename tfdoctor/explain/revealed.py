@@ -993,7 +993,10 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # itself or a path under it: ``%cd /content``) counts where a path starts, also
     # as an option's value (``--model_dir=/content/training``) or in a path list
     # (``PYTHONPATH=$PYTHONPATH:/content/models/research``), not after a drive letter
-    # (``C:/content/``, a Windows folder). pip naming Colab's own distribution installed
+    # (``C:/content/``, a Windows folder), nor Cloud Datalab's /content/datalab (its
+    # container's folder of notebooks, on a VM of the user's project or the user's own machine:
+    # googledatalab/datalab, containers/datalab/content/run.sh, "mkdir -p
+    # /content/datalab/notebooks"). pip naming Colab's own distribution installed
     # (``google-colab``, colabtools' setup.py) in its resolver's conflicts ("google-colab 1.0.0
     # requires ...", pip's "{name} {version} requires {req}, but you have ...") or as
     # already there shows the package the runtime imports from, as its files in a traceback do.
@@ -1015,7 +1018,8 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
             "restart the runtime to change",
         ),
         re.compile(
-            r"\bgoogle[./]colab\b|(?:^|[\s\"'(=]|(?<!\b[A-Za-z]):)/content(?:/|(?=[\s\"')]|\Z))"
+            r"\bgoogle[./]colab\b"
+            r"|(?:^|[\s\"'(=]|(?<!\b[A-Za-z]):)/content(?!/datalab\b)(?:/|(?=[\s\"')]|\Z))"
             r"|\d\+zzzcolab\d"
             r"|\bgoogle-colab \d[\w.]{0,20} requires\b"
             r"|Requirement already satisfied: google-colab\b"
