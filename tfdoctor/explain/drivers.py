@@ -163,9 +163,15 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
             r.wsl or m.wsl is not None
         )
-    if r.gpu_container_run is not None and r.docker_run_without_gpu is None:
+    if (
+        r.gpu_container_run is not None
+        and r.docker_run_without_gpu is None
+        and all(h.signature.id == _NVML_MISSING for h in hits)
+    ):
         # A container started with the GPU handed over: the NVIDIA runtime mounted the host
-        # driver's libraries into it, so neither loading a module nor another start fixes it.
+        # driver's NVML into it (the utility capability nvidia-smi needs), so neither loading a
+        # module nor another start fixes it. libcuda comes only with the compute capability,
+        # which an image may not ask for: its absence keeps the readings below.
         return causes.gpu.CUDA_LIBS_OFF_PATH, causes.container.mounted_driver_path_fix(
             r.gpu_container_run
         )
@@ -201,6 +207,8 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)
 
 
+#: nvidia-smi finding no libnvidia-ml (signatures.yaml).
+_NVML_MISSING = "nvml-no-library"
 #: The shell or the container runtime finding no nvidia-smi (signatures.yaml).
 _SMI_MISSING = "nvidia-smi-not-found"
 
