@@ -5030,6 +5030,11 @@ def release_removed_fix(
             commands = ()
         else:
             older = f"or, on a Python before {below}, {older.removeprefix('or ')}"
+            if python is None:
+                # Which Python runs is not shown: a PEP 508 marker makes pip skip the pin
+                # ("Ignoring ...: markers ... don't match your environment") where it would
+                # install a release that does not import.
+                commands = m.pip_install(f"{pin};python_version<'{below}'")
     if user:
         text = (
             f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
