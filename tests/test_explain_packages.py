@@ -3156,6 +3156,11 @@ def test_distutils_version_a_library_reads_is_the_setuptools_release_told_to_it(
     assert found.fix is not None
     assert f'pip install "setuptools<{row.removed_in}"' in found.fix.commands
     assert "plotkit" in fix_text(found) and "setuptools" in fix_text(found)
+    # setuptools 59.6.0 no longer imports the submodule; distutils still has it.
+    assert found.summary == (
+        "distutils.version is not imported: setuptools 59.6.0 and later do not import it"
+    )
+    assert "removed" not in fix_text(found)
 
 
 @pytest.mark.parametrize("module", ["distutils", "setuptools._distutils"])
