@@ -250,10 +250,12 @@ def test_another_projects_field_is_not_protobufs_own() -> None:
     assert not [x for x in _explain(text).findings if x.cause == "protobuf-incompatible"]
 
 
-def _import_refused(*copies: PackageFacts, conda: tuple[CondaPackage, ...] = ()) -> Report:
+def _import_refused(
+    *copies: PackageFacts, conda: tuple[CondaPackage, ...] = (), prefix: str = "/opt/venv"
+) -> Report:
     """check on a machine whose ``import tensorflow`` ends in protobuf's pool refusal raised
     from the protobuf under :data:`f.SITE`, with ``copies`` of protobuf recorded and ``conda``
-    the conda environment's packages (a conda environment at /opt/venv where given)."""
+    the conda environment's packages (a conda environment at ``prefix`` where given)."""
     tail = _pool_refusal(f"{f.SITE}/tensorflow/__init__.py", "from tensorflow.core import *")
     facts = f.facts(
         packages=f.packages(*copies),
@@ -265,7 +267,7 @@ def _import_refused(*copies: PackageFacts, conda: tuple[CondaPackage, ...] = ())
             error_message=tail.rsplit("KeyError: ", 1)[1].strip(),
             stderr_tail=tail.replace(SITE, f.SITE),
         ),
-        conda=CondaFacts("/opt/venv", conda) if conda else None,
+        conda=CondaFacts(prefix, conda) if conda else None,
     )
     ctx = CheckContext(facts, f.FIXTURE_MATRIX)
     return Report(facts=facts, findings=run_checks(ctx, select_checks(["tensorflow.import"])))
@@ -310,3 +312,15 @@ def test_pip_copies_bring_back_one_tensorflows_range_admits(
     )
     fix = _protobuf_fix(_explain(_pool_refusal("segnet/layers.py", "import keras") + listing))
     assert f"pip install {installed}" in fix and '4.25.1"' not in fix
+
+
+def test_check_counts_no_conda_package_of_an_environment_around_the_folder_that_ran() -> None:
+    # The interpreter is conda's base at /opt, and the refusal ran from a folder below it that
+    # is not its site-packages (another environment's, as base's envs/NAME is): base's conda
+    # protobuf is not in that folder, which records one copy.
+    conda = (CondaPackage("protobuf", "3.3.2", "py27_0", "conda-forge"),)
+    fix = _protobuf_fix(_import_refused(f.pkg("protobuf", "3.2.0"), conda=conda, prefix="/opt"))
+    assert "times" not in fix and "conda remove" not in fix
+    # At the prefix's own site-packages, conda's package is the second copy.
+    there = _protobuf_fix(_import_refused(f.pkg("protobuf", "3.2.0"), conda=conda))
+    assert "2 times" in there and "conda remove -y --force protobuf" in there

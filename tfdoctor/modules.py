@@ -87,6 +87,9 @@ class RemovedApi(Record):
     #: The first Python on which no release before the removal imports (``3.12``); empty
     #: where any Python the releases name does.
     python_below: str = ""
+    #: The names are submodules the release no longer imports, not ones it deleted: a bare
+    #: ``import module`` binds them only where something else imported them.
+    unimported: bool = False
 
 
 @record
@@ -612,6 +615,7 @@ def _removed_from_dist(
             )
             if "python_below" in row.fields
             else "",
+            reader.flag(row.fields, "unimported", f"{row.where}.unimported"),
         )
         for row in _removals(
             reader,
@@ -620,7 +624,7 @@ def _removed_from_dist(
             _RELEASE,
             sources,
             required=("dist",),
-            optional=("python_below",),
+            optional=("python_below", "unimported"),
         )
     }
 

@@ -5024,7 +5024,14 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     code uses it, where a frame shows one."""
     row = modules().removed_from_dist[module]
     return release_removed_fix(
-        m, row.dist, row.removed_in, removed_api_name(module, name), row.use, user, row.python_below
+        m,
+        row.dist,
+        row.removed_in,
+        removed_api_name(module, name),
+        row.use,
+        user,
+        row.python_below,
+        row.unimported,
     )
 
 
@@ -5043,12 +5050,25 @@ def removed_api_name(module: str, name: str) -> str:
 
 
 def release_removed_fix(
-    m: Machine, dist: str, removed_in: str, what: str, use: str, user: str = "", below: str = ""
+    m: Machine,
+    dist: str,
+    removed_in: str,
+    what: str,
+    use: str,
+    user: str = "",
+    below: str = "",
+    unimported: bool = False,
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
     has it), or a release of ``dist`` before the removal, where the Python runs one
-    (``below``: the first Python on which none does; empty where any does)."""
+    (``below``: the first Python on which none does; empty where any does). ``unimported``:
+    ``what`` is a submodule that the release and later ones no longer import, not one deleted."""
+    uses = (
+        f"{what} without importing it, and {dist} {removed_in} and later do not import it"
+        if unimported
+        else f"{what}, which {dist} {removed_in} removed"
+    )
     pin = f"{dist}<{removed_in}"
     older = f"or install a {dist} before {removed_in} and pin it ({pin})"
     commands = m.pip_install(pin)
@@ -5064,16 +5084,19 @@ def release_removed_fix(
             commands = ()
         else:
             older = f"or, on a Python before {below}, {older.removeprefix('or ')}"
+            if python is None:
+                # Which Python runs is not shown: a PEP 508 marker makes pip skip the pin
+                # ("Ignoring ...: markers ... don't match your environment") where it would
+                # install a release that does not import.
+                commands = m.pip_install(f"{pin};python_version<'{below}'")
     if user:
         text = (
-            f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
+            f"{user}'s code uses {uses}: upgrade "
             f"{user} to a release written for {dist} {removed_in} or later (one that "
             f"uses {use}), {older}."
         )
         return Fix(text, commands)
-    text = (
-        f"The code uses {what}, which {dist} {removed_in} removed: use {use} in the code, {older}."
-    )
+    text = f"The code uses {uses}: use {use} in the code, {older}."
     return Fix(text, commands)
 
 

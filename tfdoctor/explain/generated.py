@@ -26,6 +26,8 @@ from tfdoctor.modules import distribution_of
 
 #: protobuf's wheel installs the ``google.protobuf`` namespace package: its files lie there.
 _RUNTIME = "/google/protobuf/"
+#: A conda environment's own site-packages, below its prefix.
+_CONDA_SITE = re.compile(r"/(?:lib/python\d+\.\d+t?|Lib)/site-packages", re.IGNORECASE)
 #: Words only a runtime newer than the generated code says: ``google._upb`` is the backend
 #: protobuf 4.21 introduced, and "Descriptors cannot be created directly" is 4.21's refusal of
 #: code from protoc before 3.19 (https://protobuf.dev/news/2022-05-06/#python-updates).
@@ -164,8 +166,14 @@ def _installed_copies(m: Machine, frame: Frame) -> tuple[list[tuple[str, str]], 
         and p.location.replace("\\", "/").rstrip("/") == folder
     ]
     conda = m.facts.conda
-    in_conda = conda is not None and folder.startswith(
-        conda.prefix.replace("\\", "/").rstrip("/") + "/"
+    # conda's packages are the environment's own site-packages' (PREFIX/lib/pythonX.Y/
+    # site-packages, PREFIX\Lib\site-packages on Windows): a folder deeper under the prefix
+    # is another environment's (base's envs/NAME) and holds none of them.
+    prefix = conda.prefix.replace("\\", "/").rstrip("/") if conda is not None else ""
+    in_conda = (
+        conda is not None
+        and folder.startswith(prefix + "/")
+        and _CONDA_SITE.fullmatch(folder[len(prefix) :]) is not None
     )
     conda_rows = [
         (c.version, c.channel)

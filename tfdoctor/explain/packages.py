@@ -2521,8 +2521,12 @@ def removed_api_findings(
                 and not _class_is_own(tb, module.split(".", 1)[0], row.dist, m, listed or {})
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
-                f"{causes.software.removed_api_name(module, name)} is gone: {row.dist} "
-                f"{row.removed_in} removed it",
+                f"{causes.software.removed_api_name(module, name)} is "
+                + (
+                    f"not imported: {row.dist} {row.removed_in} and later do not import it"
+                    if row.unimported
+                    else f"gone: {row.dist} {row.removed_in} removed it"
+                ),
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
                 causes.software.removed_api_fix(m, module, name, user),
