@@ -2977,30 +2977,66 @@ _CALLED_CLASS = re.compile(
 )
 #: The verdict of :func:`_keras_keyword_by_listing`.
 _KERAS_LISTED_KEYWORD_KEY = "keras-keyword-by-listing"
+#: A base class's ``__init__`` called from a subclass's (``super().__init__(**kwargs)``,
+#: ``Layer.__init__(self, **kwargs)``).
+_BASE_INIT_CALL = re.compile(r"\.__init__\(")
+
+
+def _subclass_outside_keras(tb: Traceback) -> bool:
+    """Whether the innermost frame outside TensorFlow and Keras is an ``__init__`` handing on
+    to its base's: the class Keras refused the keyword of is a subclass written outside Keras
+    (the user's ``class LSTM(keras.layers.Layer)``, a library's), whatever Keras' words name
+    it (Keras 3 prints ``self.__class__.__name__``)."""
+    inner = next((f for f in reversed(tb.frames) if installed_package(f.path) not in TF_OWN), None)
+    return (
+        inner is not None
+        and inner.function == "__init__"
+        and _BASE_INIT_CALL.search(inner.code) is not None
+    )
+
+
+def _enclosing_class_call(code: str, at: int) -> Optional[re.Match[str]]:
+    """The call of a class (:data:`_CALLED_CLASS`) whose parentheses hold position ``at`` of
+    ``code`` innermost (``Bidirectional(LSTM(64), merge_mode=...)``: ``Bidirectional``); None
+    where the innermost call holding it is no class's, or none holds it."""
+    depth = 0
+    for index in range(at - 1, -1, -1):
+        char = code[index]
+        if char == ")":
+            depth += 1
+        elif char == "(" and depth:
+            depth -= 1
+        elif char == "(":
+            found = [c for c in _CALLED_CLASS.finditer(code[: index + 1]) if c.end() == index + 1]
+            return found[0] if found else None
+    return None
 
 
 def _keras_refused_layer(tb: Traceback) -> Optional[tuple[str, str, int]]:
     """(The public name of the Keras layer, the keyword, the Keras major that words the
     refusal) of a Keras refusal of a layer's keyword: the class Keras 3's words name, or for
-    Keras 2's words the class the innermost printed line passing the keyword calls. None
-    where neither is read."""
+    Keras 2's words the class whose call's parentheses hold the keyword on the innermost
+    printed line passing it (:func:`_enclosing_class_call`). None where neither is read, or
+    where the class is a subclass written outside Keras (:func:`_subclass_outside_keras`)."""
     message = _as_printed(tb.message)
     for pattern, major in _KERAS_LAYER_REFUSALS:
         found = pattern.search(message)
         if found is None:
             continue
+        if _subclass_outside_keras(tb):
+            return None
         kwarg = found.group("kw")
         if major == 3:
             return f"keras.layers.{found.group('cls')}", kwarg, major
         lines = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
         code = next((c for c in lines if re.search(rf"\b{kwarg}\s*=", c)), "")
         at = re.search(rf"\b{kwarg}\s*=", code)
-        calls = [c for c in _CALLED_CLASS.finditer(code) if at and c.start() < at.start()]
-        if not calls:
+        call = _enclosing_class_call(code, at.start()) if at else None
+        if call is None:
             return None
-        written = calls[-1].group("module") or ""
+        written = call.group("module") or ""
         root = "tf_keras" if written.startswith("tf_keras") else "keras"
-        return f"{root}.layers.{calls[-1].group('cls')}", kwarg, major
+        return f"{root}.layers.{call.group('cls')}", kwarg, major
     return None
 
 
@@ -3016,6 +3052,15 @@ def _keras_release_shown(m: Machine, major: int) -> str:
     return ""
 
 
+def _keras3_shown(m: Machine) -> bool:
+    """Whether the log shows a Keras 3 (the keras listed) or a TensorFlow whose tf.keras is
+    Keras 3 (:func:`_first_keras3` on)."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version and version_key(keras.version)[:1] >= (3,):
+        return True
+    return m.tf is not None and version_key(m.tf.version)[:2] >= _first_keras3(m)
+
+
 def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
     """A keyword Keras refused of a layer (:func:`_keras_refused_layer`), dated by the
     parameters read from each Keras release's wheel (:func:`keras_keyword_releases`) against
@@ -3029,6 +3074,10 @@ def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, 
     if refused is None:
         return None
     name, kwarg, major = refused
+    if major == 2 and name.startswith("keras.") and _keras3_shown(m):
+        # Keras 2's words beside a Keras 3 or a TensorFlow whose tf.keras is Keras 3: the
+        # Keras 2 that raised them is tf-keras (TF_USE_LEGACY_KERAS), not the keras package.
+        name = "tf_keras." + name.removeprefix("keras.")
     dated = keras_keyword_releases(name, kwarg)
     listed = keras_listed(name)
     if dated is None or listed is None or not dated.taking:
