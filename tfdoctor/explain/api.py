@@ -27,7 +27,7 @@ from tfdoctor.evidence.pyerrors import (
     name_asked,
     suggestion,
 )
-from tfdoctor.evidence.refusals import MISSING, read_refusal
+from tfdoctor.evidence.refusals import MISSING, keras_layer_refusal, read_refusal
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -2961,15 +2961,6 @@ def _keyword_by_listing(
     )
 
 
-#: Keras' refusals of a layer's keyword argument: Keras 3's base Layer names the class
-#: (keras-team/keras v3.0.0 keras/layers/layer.py, Layer.__init__: "Unrecognized keyword
-#: arguments passed to {self.__class__.__name__}: {kwargs}"), Keras 2's names none (keras
-#: v2.6.0 keras/engine/base_layer.py, Layer.__init__ -> generic_utils.validate_kwargs:
-#: ('Keyword argument not understood:', kwarg)); the Keras major that words each.
-_KERAS_LAYER_REFUSALS = (
-    (re.compile(r"Unrecognized keyword arguments passed to (?P<cls>[A-Z]\w*): \{'(?P<kw>\w+)'"), 3),
-    (re.compile(r"\('Keyword argument not understood:', '(?P<kw>\w+)'\)"), 2),
-)
 #: A class called on a source line, with the Keras module it is written under, if any.
 _CALLED_CLASS = re.compile(
     r"(?<![\w.])(?P<module>(?:tf\.keras|keras|tf_keras)\.(?:layers\.)?|layers\.)?"
@@ -3018,26 +3009,21 @@ def _keras_refused_layer(tb: Traceback) -> Optional[tuple[str, str, int]]:
     Keras 2's words the class whose call's parentheses hold the keyword on the innermost
     printed line passing it (:func:`_enclosing_class_call`). None where neither is read, or
     where the class is a subclass written outside Keras (:func:`_subclass_outside_keras`)."""
-    message = _as_printed(tb.message)
-    for pattern, major in _KERAS_LAYER_REFUSALS:
-        found = pattern.search(message)
-        if found is None:
-            continue
-        if _subclass_outside_keras(tb):
-            return None
-        kwarg = found.group("kw")
-        if major == 3:
-            return f"keras.layers.{found.group('cls')}", kwarg, major
-        lines = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
-        code = next((c for c in lines if re.search(rf"\b{kwarg}\s*=", c)), "")
-        at = re.search(rf"\b{kwarg}\s*=", code)
-        call = _enclosing_class_call(code, at.start()) if at else None
-        if call is None:
-            return None
-        written = call.group("module") or ""
-        root = "tf_keras" if written.startswith("tf_keras") else "keras"
-        return f"{root}.layers.{call.group('cls')}", kwarg, major
-    return None
+    refused = keras_layer_refusal(_as_printed(tb.message))
+    if refused is None or _subclass_outside_keras(tb):
+        return None
+    named, kwarg, major = refused
+    if named:
+        return f"keras.layers.{named}", kwarg, major
+    lines = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
+    code = next((c for c in lines if re.search(rf"\b{kwarg}\s*=", c)), "")
+    at = re.search(rf"\b{kwarg}\s*=", code)
+    call = _enclosing_class_call(code, at.start()) if at else None
+    if call is None:
+        return None
+    written = call.group("module") or ""
+    root = "tf_keras" if written.startswith("tf_keras") else "keras"
+    return f"{root}.layers.{call.group('cls')}", kwarg, major
 
 
 def _keras_release_shown(m: Machine, major: int) -> str:
