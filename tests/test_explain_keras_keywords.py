@@ -127,3 +127,18 @@ def test_keras_2_words_beside_keras_3_are_tf_keras_not_an_older_keras() -> None:
         "tensorflow 2.16.1\nkeras 3.3.3\n",
     )
     assert not [x for x in explained(text).findings if "keras>=3" in fix_text(x)]
+
+
+def test_keras_2_words_with_no_release_shown_say_tf_keras_may_have_raised_them() -> None:
+    # No version in the log: a Keras 2 may be TensorFlow 2.16+'s tf-keras under
+    # TF_USE_LEGACY_KERAS, which installing the Keras 3 the keyword needs leaves in place.
+    text = _keras2_words("x = layers.LSTM(64, use_cudnn=False)(x)", "use_cudnn")
+    (found,) = [x for x in explained(text).findings if "takes `use_cudnn`" in x.detail]
+    assert "keras>=3.2" in fix_text(found)
+    assert "TF_USE_LEGACY_KERAS is set, unset it" in fix_text(found)
+    # A TensorFlow shown before 2.16 has no such switch: no word of it.
+    shown = _keras2_words(
+        "x = layers.LSTM(64, use_cudnn=False)(x)", "use_cudnn", "tensorflow 2.9.1\n"
+    )
+    (found,) = [x for x in explained(shown).findings if "takes `use_cudnn`" in x.detail]
+    assert "TF_USE_LEGACY_KERAS" not in fix_text(found)

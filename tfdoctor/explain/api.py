@@ -3089,7 +3089,18 @@ def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, 
         if dated.takes(dated.known[-1]) is not True:
             return None  # taken for a while only: no one release to ask for
         what = f"{said}, and {this} is older: it refuses the argument."
-        return call, _later_keras_verdict(m, _KERAS_LISTED_KEYWORD_KEY, what, since)
+        verdict = _later_keras_verdict(m, _KERAS_LISTED_KEYWORD_KEY, what, since)
+        if major == 2 and not shown and version_key(since)[:1] >= (3,):
+            # Keras 2's words with no release shown: under a TensorFlow whose tf.keras is
+            # Keras 3 they are tf-keras' (TF_USE_LEGACY_KERAS), which a Keras 3 installed
+            # beside it does not replace.
+            unset = (
+                " Where TF_USE_LEGACY_KERAS is set, unset it: with it, tf.keras is tf-keras, "
+                "a Keras 2."
+            )
+            told = Fix(verdict.fix.text + unset, verdict.fix.commands)
+            verdict = dataclasses.replace(verdict, fix=told)
+        return call, verdict
     removed_in, dropped = dated.after(earlier[-1])
     if dropped is not False:
         return None  # the release after its last is not read
