@@ -142,3 +142,14 @@ def test_keras_2_words_with_no_release_shown_say_tf_keras_may_have_raised_them()
     )
     (found,) = [x for x in explained(shown).findings if "takes `use_cudnn`" in x.detail]
     assert "TF_USE_LEGACY_KERAS" not in fix_text(found)
+
+
+def test_a_dated_keyword_is_not_read_as_a_name_the_keras_package_lacks() -> None:
+    # The keyword's own dating names the Keras it needs: no second reading of a keras
+    # package name missing ("A name of the standalone keras package missing ...").
+    text = _keras2_words(
+        "x = layers.LSTM(64, use_cudnn=False)(x)", "use_cudnn", "tensorflow 2.9.1\n"
+    )
+    findings = explained(text).findings
+    assert [x for x in findings if "takes `use_cudnn`" in x.detail]
+    assert not [x for x in findings if x.cause == "keras-version"]

@@ -865,10 +865,11 @@ def api_findings(
                 out[found_finding.id] = found_finding
         # The multi-backend table already dates the keras release the code was written for:
         # the vaguer "another keras release" reading (the Keras of the TensorFlow's line,
-        # which has no such name either) would be a second fix of the same cause.
+        # which has no such name either) would be a second fix of the same cause. A keyword
+        # the Keras listings date is no name missing: they name the Keras it needs.
         other = (
             None
-            if verdict.key == _MULTI_BACKEND_REMOVED
+            if verdict.key in (_MULTI_BACKEND_REMOVED, _KERAS_LISTED_KEYWORD_KEY)
             else _standalone_keras(name, verdict.cause, tb, m)
         )
         if other is not None and other.id not in out and out:
