@@ -18,6 +18,7 @@ from tfdoctor.evidence.refusals import (
     POSITIONAL,
     PYTHON,
     TENSORFLOW,
+    keras_layer_refusal,
     read_refusal,
     tf_object_class,
 )
@@ -257,3 +258,16 @@ def test_a_count_is_worded_as_python_counted(message: str, given: str, takes: st
     refusal = read_refusal(message)
     assert refusal is not None
     assert (refusal.given_words, refusal.takes_words) == (given, takes)
+
+
+def test_a_keras_layers_refusal_says_its_class_and_major() -> None:
+    # keras 3.0.5 keras/src/layers/layer.py, Layer.__init__: "Unrecognized keyword arguments
+    # passed to {self.__class__.__name__}: {kwargs}"; keras 2.15.0 keras/src/utils/
+    # generic_utils.py, validate_kwargs: TypeError("Keyword argument not understood:", kwarg).
+    words3 = "Unrecognized keyword arguments passed to LSTM: {'time_major': False}"
+    assert keras_layer_refusal(words3) == ("LSTM", "time_major", 3)
+    words2 = "('Keyword argument not understood:', 'use_cudnn')"
+    assert keras_layer_refusal(words2) == ("", "use_cudnn", 2)
+    # Keras 2's fit and Keras 3's optimizers refuse keywords in words of their own: no layer's.
+    assert keras_layer_refusal("Unrecognized keyword arguments: {'epoch': 3}") is None
+    assert keras_layer_refusal("Argument(s) not recognized: {'lr': 0.1}") is None

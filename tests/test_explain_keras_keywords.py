@@ -64,3 +64,92 @@ def test_a_keyword_a_later_keras_2_brought_asks_for_its_tensorflow() -> None:
     (found,) = [x for x in explained(text).findings if "takes `synchronized`" in x.detail]
     assert found.cause == "api-removed" and "Keras 2.12 to 3.15" in found.detail
     assert "tensorflow==2.12" in fix_text(found) and "keras>=" not in fix_text(found)
+
+
+def _subclass_log(words: str, call: str, keras_file: str, head: str = "") -> str:
+    """A traceback of the user's own layer class, whose ``__init__`` hands its keywords on to
+    Keras' (the frame of ``keras_file``, which raised ``words``)."""
+    return (
+        f"{head}Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 12, in <module>\n'
+        f"    {call}\n"
+        '  File "/home/user/proj/blocks.py", line 8, in __init__\n'
+        "    super().__init__(**kwargs)\n"
+        '  File "/usr/lib/python3.11/site-packages/keras/src/'
+        f'{keras_file}", line 295, in __init__\n'
+        f"{words}\n"
+    )
+
+
+def test_a_users_own_class_named_like_a_keras_layer_is_not_dated() -> None:
+    # Keras 3's Layer names the class it refused for (self.__class__.__name__): the user's
+    # own LSTM, whose __init__ hands its keywords on to keras.layers.Layer, is no Keras LSTM.
+    keras3 = _subclass_log(
+        "ValueError: Unrecognized keyword arguments passed to LSTM: {'time_major': False}",
+        "x = LSTM(64, time_major=False)(x)",
+        "layers/layer.py",
+    )
+    keras2 = _subclass_log(
+        "TypeError: ('Keyword argument not understood:', 'use_cudnn')",
+        "x = LSTM(64, use_cudnn=False)(x)",
+        "engine/base_layer.py",
+        "tensorflow 2.15.0\n",
+    )
+    for text in (keras3, keras2):
+        assert not [x for x in explained(text).findings if "` takes `" in x.detail]
+
+
+def test_keras_2_words_date_the_call_whose_parentheses_hold_the_keyword() -> None:
+    # Bidirectional is handed use_cudnn, not the LSTM written inside it (no Bidirectional of
+    # any Keras takes it); an LSTM(..., use_cudnn=) inside another call is the LSTM's.
+    wrapped = _keras2_words(
+        "x = layers.Bidirectional(layers.LSTM(64), use_cudnn=False)(x)",
+        "use_cudnn",
+        "tensorflow 2.9.1\n",
+    )
+    assert not [x for x in explained(wrapped).findings if "` takes `" in x.detail]
+    inner = _keras2_words(
+        "x = layers.Bidirectional(layers.LSTM(64, use_cudnn=False))(x)",
+        "use_cudnn",
+        "tensorflow 2.9.1\n",
+    )
+    (found,) = [x for x in explained(inner).findings if "takes `use_cudnn`" in x.detail]
+    assert "`keras.layers.LSTM` takes" in found.detail
+
+
+def test_keras_2_words_beside_keras_3_are_tf_keras_not_an_older_keras() -> None:
+    # TensorFlow 2.16 with keras 3.3 installed: Keras 2's words come from tf-keras
+    # (TF_USE_LEGACY_KERAS), whose LSTM takes no use_cudnn in any release; asking for the
+    # keras>=3.2 already installed would change nothing.
+    text = _keras2_words(
+        "x = tf.keras.layers.LSTM(64, use_cudnn=False)(x)",
+        "use_cudnn",
+        "tensorflow 2.16.1\nkeras 3.3.3\n",
+    )
+    assert not [x for x in explained(text).findings if "keras>=3" in fix_text(x)]
+
+
+def test_keras_2_words_with_no_release_shown_say_tf_keras_may_have_raised_them() -> None:
+    # No version in the log: a Keras 2 may be TensorFlow 2.16+'s tf-keras under
+    # TF_USE_LEGACY_KERAS, which installing the Keras 3 the keyword needs leaves in place.
+    text = _keras2_words("x = layers.LSTM(64, use_cudnn=False)(x)", "use_cudnn")
+    (found,) = [x for x in explained(text).findings if "takes `use_cudnn`" in x.detail]
+    assert "keras>=3.2" in fix_text(found)
+    assert "TF_USE_LEGACY_KERAS is set, unset it" in fix_text(found)
+    # A TensorFlow shown before 2.16 has no such switch: no word of it.
+    shown = _keras2_words(
+        "x = layers.LSTM(64, use_cudnn=False)(x)", "use_cudnn", "tensorflow 2.9.1\n"
+    )
+    (found,) = [x for x in explained(shown).findings if "takes `use_cudnn`" in x.detail]
+    assert "TF_USE_LEGACY_KERAS" not in fix_text(found)
+
+
+def test_a_dated_keyword_is_not_read_as_a_name_the_keras_package_lacks() -> None:
+    # The keyword's own dating names the Keras it needs: no second reading of a keras
+    # package name missing ("A name of the standalone keras package missing ...").
+    text = _keras2_words(
+        "x = layers.LSTM(64, use_cudnn=False)(x)", "use_cudnn", "tensorflow 2.9.1\n"
+    )
+    findings = explained(text).findings
+    assert [x for x in findings if "takes `use_cudnn`" in x.detail]
+    assert not [x for x in findings if x.cause == "keras-version"]

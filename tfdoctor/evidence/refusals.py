@@ -171,9 +171,9 @@ _OP_ATTR = re.compile(
 )
 #: Keras 2's validate_kwargs (a tuple as printed; the key quoted), Keras 3's layers' and
 #: optimizers' refusals of what their ``**kwargs`` held (a dict as printed).
+_KERAS2_LAYER_WORDS = r"\(?'?Keyword argument not understood:'?,? '?(?P<arg>\w+)'?"
 _KERAS_TUPLE = re.compile(
-    r"\(?'?Keyword argument not understood:'?,? '?(?P<arg>\w+)'?"
-    r"|Unrecognized keyword arguments: \{'(?P<arg2>\w+)'"
+    _KERAS2_LAYER_WORDS + r"|Unrecognized keyword arguments: \{'(?P<arg2>\w+)'"
     r"|Invalid keyword argument\(s\) in `\w+`: \(?\{'(?P<arg3>\w+)'"
 )
 _KERAS_LAYER = re.compile(
@@ -192,6 +192,24 @@ _UNHASHABLE = re.compile(
     r"^(?P<cls>Tensor|Variable) is unhashable(?: if Tensor equality is enabled)?\. "
     r"Instead, use \w+\.(?:experimental_)?ref\(\) as the key"
 )
+
+
+#: Keras 2's layers' words alone (validate_kwargs' default ``error_message``), apart from the
+#: trainers' and optimizers' that share :data:`_KERAS_TUPLE`.
+_KERAS2_LAYER = re.compile(_KERAS2_LAYER_WORDS)
+
+
+def keras_layer_refusal(message: str) -> Optional[tuple[str, str, int]]:
+    """(The class the words name, empty for Keras 2's; the keyword; the Keras major whose
+    layers word it) of a Keras layer's refusal of a keyword argument: Keras 3's
+    ``Layer.__init__`` names the class (:data:`_KERAS_LAYER`), Keras 2's
+    ``generic_utils.validate_kwargs`` none. None for any other words."""
+    text = message.strip()
+    found = _KERAS_LAYER.search(text)
+    if found is not None:
+        return found["cls"], found["arg"], 3
+    found = _KERAS2_LAYER.search(text)
+    return ("", found["arg"], 2) if found is not None else None
 
 
 def read_refusal(message: str) -> Optional[Refusal]:

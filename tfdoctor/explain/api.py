@@ -27,7 +27,7 @@ from tfdoctor.evidence.pyerrors import (
     name_asked,
     suggestion,
 )
-from tfdoctor.evidence.refusals import MISSING, read_refusal
+from tfdoctor.evidence.refusals import MISSING, keras_layer_refusal, read_refusal
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -865,10 +865,11 @@ def api_findings(
                 out[found_finding.id] = found_finding
         # The multi-backend table already dates the keras release the code was written for:
         # the vaguer "another keras release" reading (the Keras of the TensorFlow's line,
-        # which has no such name either) would be a second fix of the same cause.
+        # which has no such name either) would be a second fix of the same cause. A keyword
+        # the Keras listings date is no name missing: they name the Keras it needs.
         other = (
             None
-            if verdict.key == _MULTI_BACKEND_REMOVED
+            if verdict.key in (_MULTI_BACKEND_REMOVED, _KERAS_LISTED_KEYWORD_KEY)
             else _standalone_keras(name, verdict.cause, tb, m)
         )
         if other is not None and other.id not in out and out:
@@ -2961,15 +2962,6 @@ def _keyword_by_listing(
     )
 
 
-#: Keras' refusals of a layer's keyword argument: Keras 3's base Layer names the class
-#: (keras-team/keras v3.0.0 keras/layers/layer.py, Layer.__init__: "Unrecognized keyword
-#: arguments passed to {self.__class__.__name__}: {kwargs}"), Keras 2's names none (keras
-#: v2.6.0 keras/engine/base_layer.py, Layer.__init__ -> generic_utils.validate_kwargs:
-#: ('Keyword argument not understood:', kwarg)); the Keras major that words each.
-_KERAS_LAYER_REFUSALS = (
-    (re.compile(r"Unrecognized keyword arguments passed to (?P<cls>[A-Z]\w*): \{'(?P<kw>\w+)'"), 3),
-    (re.compile(r"\('Keyword argument not understood:', '(?P<kw>\w+)'\)"), 2),
-)
 #: A class called on a source line, with the Keras module it is written under, if any.
 _CALLED_CLASS = re.compile(
     r"(?<![\w.])(?P<module>(?:tf\.keras|keras|tf_keras)\.(?:layers\.)?|layers\.)?"
@@ -2977,31 +2969,62 @@ _CALLED_CLASS = re.compile(
 )
 #: The verdict of :func:`_keras_keyword_by_listing`.
 _KERAS_LISTED_KEYWORD_KEY = "keras-keyword-by-listing"
+#: A base class's ``__init__`` called from a subclass's (``super().__init__(**kwargs)``,
+#: ``Layer.__init__(self, **kwargs)``).
+_BASE_INIT_CALL = re.compile(r"\.__init__\(")
+
+
+def _subclass_outside_keras(tb: Traceback) -> bool:
+    """Whether the innermost frame outside TensorFlow and Keras is an ``__init__`` handing on
+    to its base's: the class Keras refused the keyword of is a subclass written outside Keras
+    (the user's ``class LSTM(keras.layers.Layer)``, a library's), whatever Keras' words name
+    it (Keras 3 prints ``self.__class__.__name__``)."""
+    inner = next((f for f in reversed(tb.frames) if installed_package(f.path) not in TF_OWN), None)
+    return (
+        inner is not None
+        and inner.function == "__init__"
+        and _BASE_INIT_CALL.search(inner.code) is not None
+    )
+
+
+def _enclosing_class_call(code: str, at: int) -> Optional[re.Match[str]]:
+    """The call of a class (:data:`_CALLED_CLASS`) whose parentheses hold position ``at`` of
+    ``code`` innermost (``Bidirectional(LSTM(64), merge_mode=...)``: ``Bidirectional``); None
+    where the innermost call holding it is no class's, or none holds it."""
+    depth = 0
+    for index in range(at - 1, -1, -1):
+        char = code[index]
+        if char == ")":
+            depth += 1
+        elif char == "(" and depth:
+            depth -= 1
+        elif char == "(":
+            found = [c for c in _CALLED_CLASS.finditer(code[: index + 1]) if c.end() == index + 1]
+            return found[0] if found else None
+    return None
 
 
 def _keras_refused_layer(tb: Traceback) -> Optional[tuple[str, str, int]]:
     """(The public name of the Keras layer, the keyword, the Keras major that words the
     refusal) of a Keras refusal of a layer's keyword: the class Keras 3's words name, or for
-    Keras 2's words the class the innermost printed line passing the keyword calls. None
-    where neither is read."""
-    message = _as_printed(tb.message)
-    for pattern, major in _KERAS_LAYER_REFUSALS:
-        found = pattern.search(message)
-        if found is None:
-            continue
-        kwarg = found.group("kw")
-        if major == 3:
-            return f"keras.layers.{found.group('cls')}", kwarg, major
-        lines = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
-        code = next((c for c in lines if re.search(rf"\b{kwarg}\s*=", c)), "")
-        at = re.search(rf"\b{kwarg}\s*=", code)
-        calls = [c for c in _CALLED_CLASS.finditer(code) if at and c.start() < at.start()]
-        if not calls:
-            return None
-        written = calls[-1].group("module") or ""
-        root = "tf_keras" if written.startswith("tf_keras") else "keras"
-        return f"{root}.layers.{calls[-1].group('cls')}", kwarg, major
-    return None
+    Keras 2's words the class whose call's parentheses hold the keyword on the innermost
+    printed line passing it (:func:`_enclosing_class_call`). None where neither is read, or
+    where the class is a subclass written outside Keras (:func:`_subclass_outside_keras`)."""
+    refused = keras_layer_refusal(_as_printed(tb.message))
+    if refused is None or _subclass_outside_keras(tb):
+        return None
+    named, kwarg, major = refused
+    if named:
+        return f"keras.layers.{named}", kwarg, major
+    lines = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
+    code = next((c for c in lines if re.search(rf"\b{kwarg}\s*=", c)), "")
+    at = re.search(rf"\b{kwarg}\s*=", code)
+    call = _enclosing_class_call(code, at.start()) if at else None
+    if call is None:
+        return None
+    written = call.group("module") or ""
+    root = "tf_keras" if written.startswith("tf_keras") else "keras"
+    return f"{root}.layers.{call.group('cls')}", kwarg, major
 
 
 def _keras_release_shown(m: Machine, major: int) -> str:
@@ -3014,6 +3037,15 @@ def _keras_release_shown(m: Machine, major: int) -> str:
     if major == 2 and m.line is not None and m.line.keras_in_step:
         return m.line.line
     return ""
+
+
+def _keras3_shown(m: Machine) -> bool:
+    """Whether the log shows a Keras 3 (the keras listed) or a TensorFlow whose tf.keras is
+    Keras 3 (:func:`_first_keras3` on)."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version and version_key(keras.version)[:1] >= (3,):
+        return True
+    return m.tf is not None and version_key(m.tf.version)[:2] >= _first_keras3(m)
 
 
 def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
@@ -3029,6 +3061,10 @@ def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, 
     if refused is None:
         return None
     name, kwarg, major = refused
+    if major == 2 and name.startswith("keras.") and _keras3_shown(m):
+        # Keras 2's words beside a Keras 3 or a TensorFlow whose tf.keras is Keras 3: the
+        # Keras 2 that raised them is tf-keras (TF_USE_LEGACY_KERAS), not the keras package.
+        name = "tf_keras." + name.removeprefix("keras.")
     dated = keras_keyword_releases(name, kwarg)
     listed = keras_listed(name)
     if dated is None or listed is None or not dated.taking:
@@ -3054,7 +3090,18 @@ def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, 
         if dated.takes(dated.known[-1]) is not True:
             return None  # taken for a while only: no one release to ask for
         what = f"{said}, and {this} is older: it refuses the argument."
-        return call, _later_keras_verdict(m, _KERAS_LISTED_KEYWORD_KEY, what, since)
+        verdict = _later_keras_verdict(m, _KERAS_LISTED_KEYWORD_KEY, what, since)
+        if major == 2 and not shown and version_key(since)[:1] >= (3,):
+            # Keras 2's words with no release shown: under a TensorFlow whose tf.keras is
+            # Keras 3 they are tf-keras' (TF_USE_LEGACY_KERAS), which a Keras 3 installed
+            # beside it does not replace.
+            unset = (
+                " Where TF_USE_LEGACY_KERAS is set, unset it: with it, tf.keras is tf-keras, "
+                "a Keras 2."
+            )
+            told = Fix(verdict.fix.text + unset, verdict.fix.commands)
+            verdict = dataclasses.replace(verdict, fix=told)
+        return call, verdict
     removed_in, dropped = dated.after(earlier[-1])
     if dropped is not False:
         return None  # the release after its last is not read
