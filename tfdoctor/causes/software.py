@@ -60,7 +60,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import InstallStep, modules
+from tfdoctor.modules import InstallStep, RemovedApiUser, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -5028,6 +5028,23 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     )
 
 
+def removed_api_user_fix(m: Machine, user: RemovedApiUser) -> Fix:
+    """A release of ``user.dist`` whose code uses what the installed release of another
+    distribution removed (the module table's ``removed_api_users`` row): its first release
+    without it, or that distribution's release before the removal."""
+    row = modules().removed_from_dist[user.module]
+    return release_removed_fix(
+        m,
+        row.dist,
+        row.removed_in,
+        removed_api_name(user.module, user.name),
+        row.use,
+        user.dist,
+        row.python_below,
+        user.fixed_in,
+    )
+
+
 def removed_api_name(module: str, name: str) -> str:
     """The words for ``module``'s ``name`` (the module itself where ``name`` is empty) as a
     row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) as the
@@ -5043,12 +5060,20 @@ def removed_api_name(module: str, name: str) -> str:
 
 
 def release_removed_fix(
-    m: Machine, dist: str, removed_in: str, what: str, use: str, user: str = "", below: str = ""
+    m: Machine,
+    dist: str,
+    removed_in: str,
+    what: str,
+    use: str,
+    user: str = "",
+    below: str = "",
+    fixed_in: str = "",
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
-    has it), or a release of ``dist`` before the removal, where the Python runs one
-    (``below``: the first Python on which none does; empty where any does)."""
+    has it: ``fixed_in``, its first release without it, where known), or a release of
+    ``dist`` before the removal, where the Python runs one (``below``: the first Python on
+    which none does; empty where any does)."""
     pin = f"{dist}<{removed_in}"
     older = f"or install a {dist} before {removed_in} and pin it ({pin})"
     commands = m.pip_install(pin)
@@ -5061,9 +5086,15 @@ def release_removed_fix(
                 f"not an older {dist}: no {dist} before {removed_in} runs on Python "
                 f"{below} or later, and this Python is {python}"
             )
-            commands = ()
+            commands = m.pip_install(f"{user}>={fixed_in}") if user and fixed_in else ()
         else:
             older = f"or, on a Python before {below}, {older.removeprefix('or ')}"
+    if user and fixed_in:
+        text = (
+            f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
+            f"{user} to {fixed_in} or later (its first release without it), {older}."
+        )
+        return Fix(text, commands)
     if user:
         text = (
             f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
