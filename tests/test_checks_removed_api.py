@@ -13,12 +13,13 @@ import pytest
 
 from tests.facts_cases import read_case
 from tests.planted import planted_error
+from tfdoctor.causes.software import pkg_resources_fix
 from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import facts_from_json
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import load_matrix
-from tfdoctor.modules import MODULES_DATA, ModulesError, parse_modules
+from tfdoctor.modules import MODULES_DATA, ModulesError, modules, parse_modules
 
 CHECK = "packages.removed-api"
 #: A machine of the companion set-ups' (no TensorFlow there), its packages replaced per test.
@@ -122,3 +123,12 @@ def test_a_user_row_naming_no_removal_is_refused_at_its_field() -> None:
         "modules.yaml",
     )
     assert line > 1 and "removed_api_users" in message.split(":")[0]
+
+
+def test_explains_pkg_resources_fix_names_tensorboards_release_from_the_same_row() -> None:
+    # One home for TensorBoard's first release without pkg_resources: the row check reads.
+    (row,) = [u for u in modules().removed_api_users if u.module == "pkg_resources"]
+    line = ".".join(row.fixed_in.split(".")[:2])
+    ctx = CheckContext(facts_from_json(_facts("3.12.3", {"setuptools": "82.0.0"})), load_matrix())
+    m = ctx.machine
+    assert f"TensorBoard {line}, which goes with TensorFlow {line}" in pkg_resources_fix(m).text

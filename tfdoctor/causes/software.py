@@ -4911,6 +4911,14 @@ def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_v
     )
 
 
+def _pkg_resources_user(dist: str) -> RemovedApiUser:
+    """The module table's ``removed_api_users`` row of ``dist``'s use of pkg_resources."""
+    (row,) = (
+        u for u in modules().removed_api_users if u.dist == dist and u.module == "pkg_resources"
+    )
+    return row
+
+
 def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
     """A setuptools that still ships pkg_resources (below the release the module table says
     removed it): it also installs one where the environment has none. ``importer``: the
@@ -4924,9 +4932,12 @@ def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
         f"requirements or lock (setuptools<{removed})."
     )
     if importer is None or importer == "tensorboard":
+        # TensorBoard's first release without it is its removed_api_users row's, one home for
+        # the release; TensorBoard's lines track TensorFlow's (X.Y for X.Y).
+        line = ".".join(_pkg_resources_user("tensorboard").fixed_in.split(".")[:2])
         text += (
-            " Where TensorBoard is the importer, TensorBoard 2.21, which goes with TensorFlow "
-            "2.21, no longer imports it (its release notes)."
+            f" Where TensorBoard is the importer, TensorBoard {line}, which goes with "
+            f"TensorFlow {line}, no longer imports it (its release notes)."
         )
     return Fix(
         text,
