@@ -164,6 +164,8 @@ ALLOWED = {
         # knowledge: what a log says has one home, whichever entrance the text comes through.
         "tfdoctor.explain",
         "tfdoctor.signatures",
+        # The module table's removals and the releases that use what they removed.
+        "tfdoctor.modules",
     ),
     # `tfdoctor scan`: code parsed with ast, judged by data rules; findings name the catalogue's
     # causes. It never imports the code it reads, nor the checks, renderers or the CLI.

@@ -93,6 +93,26 @@ class RemovedApi(Record):
 
 
 @record
+class RemovedApiUser(Record):
+    """Releases of a distribution whose own code uses what a release of another distribution
+    removed (a row of ``removed_from_distribution``): beside that release they fail."""
+
+    #: The user's distribution (PEP 503 name) and its releases read using it (``>=1.14,<2.21``).
+    dist: str
+    releases: str
+    #: The row of ``removed_from_distribution`` (its module) and the name of it used (empty
+    #: where the whole module is).
+    module: str
+    name: str
+    #: The user's first release read without it.
+    fixed_in: str
+    #: What fails, in words.
+    fails: str
+    #: Where the use is recorded (the row's sources' addresses).
+    links: tuple[str, ...] = ()
+
+
+@record
 class AddedApi(Record):
     """What a release of a distribution added, which an older release refuses in words of its
     own (the signature of those words keys it): code relying on it needs that release."""
@@ -181,6 +201,8 @@ class Modules(Record):
     nightlies: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: Library file stem (``libtensorflowlite_c``) -> what it is and how to get it.
     native_libraries: Mapping[str, NativeLibrary] = dataclasses.field(default_factory=dict)
+    #: The releases whose code uses what a row of ``removed_from_dist`` removed.
+    removed_api_users: tuple[RemovedApiUser, ...] = ()
 
     def release_of(self, dist: str) -> str:
         """The release distribution ``dist`` is the nightly build of, else ``dist`` itself."""
@@ -267,6 +289,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "op_libraries",
             "nightlies",
             "native_libraries",
+            "removed_api_users",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -324,13 +347,14 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         frozenset(on_tensorflow),
         _source_builds(reader, top, sources),
         *_removed(reader, top, sources),
-        _removed_from_dist(reader, top, sources),
+        removed_from_dist := _removed_from_dist(reader, top, sources),
         _added_to_dist(reader, top, sources),
         _windows_runtimes(reader, top, sources),
         _install_steps(reader, top, sources, module),
         _op_libraries(reader, top, sources, dist),
         nightlies,
         _native_libraries(reader, top, sources),
+        _removed_api_users(reader, top, sources, removed_from_dist),
     )
 
 
@@ -627,6 +651,56 @@ def _removed_from_dist(
             optional=("python_below", "unimported"),
         )
     }
+
+
+#: A version range as a requirement writes it: comma-separated clauses (``>=1.14,<2.21``).
+_RELEASES = (
+    re.compile(r"^(?:(?:[<>]=?|==|!=|~=)\d+(?:\.\d+)*)(?:,(?:[<>]=?|==|!=|~=)\d+(?:\.\d+)*)*$"),
+    "version range (>=1.14,<2.21)",
+)
+
+
+def _removed_api_users(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    sources: Mapping[str, DataSource],
+    removed: Mapping[str, RemovedApi],
+) -> tuple[RemovedApiUser, ...]:
+    """The ``removed_api_users`` rows, each ``uses`` resolved to a row of ``removed``: its
+    module, or module.name for a name the row lists."""
+    out: list[RemovedApiUser] = []
+    for where, name, fields, ids in _sourced_rows(
+        reader,
+        top,
+        "removed_api_users",
+        "dist",
+        ("uses", "releases", "fixed_in", "fails"),
+        (),
+        _dist_reader(reader),
+        sources,
+    ):
+        uses = reader.required_string(fields["uses"], f"{where}.uses")
+        module, _, attr = uses.rpartition(".")
+        if uses in removed and not removed[uses].names:
+            module, attr = uses, ""
+        elif not (module in removed and attr in removed[module].names):
+            raise reader.error(
+                fields["uses"],
+                f"{where}.uses",
+                "not a module or name removed_from_distribution lists",
+            )
+        out.append(
+            RemovedApiUser(
+                name,
+                reader.required_string(fields["releases"], f"{where}.releases", *_RELEASES),
+                module,
+                attr,
+                reader.required_string(fields["fixed_in"], f"{where}.fixed_in", *_RELEASE),
+                reader.required_string(fields["fails"], f"{where}.fails"),
+                tuple(sources[i].url for i in ids),
+            )
+        )
+    return tuple(out)
 
 
 _APT = re.compile(r"^[a-z0-9][a-z0-9.+-]+$")

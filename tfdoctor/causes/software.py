@@ -60,7 +60,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import InstallStep, modules
+from tfdoctor.modules import InstallStep, RemovedApiUser, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -4911,6 +4911,14 @@ def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_v
     )
 
 
+def _pkg_resources_user(dist: str) -> RemovedApiUser:
+    """The module table's ``removed_api_users`` row of ``dist``'s use of pkg_resources."""
+    (row,) = (
+        u for u in modules().removed_api_users if u.dist == dist and u.module == "pkg_resources"
+    )
+    return row
+
+
 def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
     """A setuptools that still ships pkg_resources (below the release the module table says
     removed it): it also installs one where the environment has none. ``importer``: the
@@ -4924,9 +4932,12 @@ def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
         f"requirements or lock (setuptools<{removed})."
     )
     if importer is None or importer == "tensorboard":
+        # TensorBoard's first release without it is its removed_api_users row's, one home for
+        # the release; TensorBoard's lines track TensorFlow's (X.Y for X.Y).
+        line = ".".join(_pkg_resources_user("tensorboard").fixed_in.split(".")[:2])
         text += (
-            " Where TensorBoard is the importer, TensorBoard 2.21, which goes with TensorFlow "
-            "2.21, no longer imports it (its release notes)."
+            f" Where TensorBoard is the importer, TensorBoard {line}, which goes with "
+            f"TensorFlow {line}, no longer imports it (its release notes)."
         )
     return Fix(
         text,
@@ -5035,6 +5046,24 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     )
 
 
+def removed_api_user_fix(m: Machine, user: RemovedApiUser) -> Fix:
+    """A release of ``user.dist`` whose code uses what the installed release of another
+    distribution removed (the module table's ``removed_api_users`` row): its first release
+    without it, or that distribution's release before the removal."""
+    row = modules().removed_from_dist[user.module]
+    return release_removed_fix(
+        m,
+        row.dist,
+        row.removed_in,
+        removed_api_name(user.module, user.name),
+        row.use,
+        user.dist,
+        row.python_below,
+        unimported=row.unimported,
+        fixed_in=user.fixed_in,
+    )
+
+
 def removed_api_name(module: str, name: str) -> str:
     """The words for ``module``'s ``name`` (the module itself where ``name`` is empty) as a
     row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) as the
@@ -5058,12 +5087,14 @@ def release_removed_fix(
     user: str = "",
     below: str = "",
     unimported: bool = False,
+    fixed_in: str = "",
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
-    has it), or a release of ``dist`` before the removal, where the Python runs one
-    (``below``: the first Python on which none does; empty where any does). ``unimported``:
-    ``what`` is a submodule that the release and later ones no longer import, not one deleted."""
+    has it: ``fixed_in``, its first release without it, where known), or a release of
+    ``dist`` before the removal, where the Python runs one (``below``: the first Python on
+    which none does; empty where any does). ``unimported``: ``what`` is a submodule that the
+    release and later ones no longer import, not one deleted."""
     uses = (
         f"{what} without importing it, and {dist} {removed_in} and later do not import it"
         if unimported
@@ -5081,7 +5112,7 @@ def release_removed_fix(
                 f"not an older {dist}: no {dist} before {removed_in} runs on Python "
                 f"{below} or later, and this Python is {python}"
             )
-            commands = ()
+            commands = m.pip_install(f"{user}>={fixed_in}") if user and fixed_in else ()
         else:
             older = f"or, on a Python before {below}, {older.removeprefix('or ')}"
             if python is None:
@@ -5089,6 +5120,12 @@ def release_removed_fix(
                 # ("Ignoring ...: markers ... don't match your environment") where it would
                 # install a release that does not import.
                 commands = m.pip_install(f"{pin};python_version<'{below}'")
+    if user and fixed_in:
+        text = (
+            f"{user}'s code uses {uses}: upgrade {user} to {fixed_in} or later (its first "
+            f"release without it), {older}."
+        )
+        return Fix(text, commands)
     if user:
         text = (
             f"{user}'s code uses {uses}: upgrade "

@@ -186,6 +186,11 @@ CHECKS: tuple[Check, ...] = (
         packages.check_dependency_pins,
     ),
     Check(
+        "packages.removed-api",
+        "No installed release uses what another installed release removed",
+        packages.check_removed_api_users,
+    ),
+    Check(
         "packages.conda",
         "One TensorFlow in a conda environment; conda's CUDA of the build's version",
         packages.check_conda_mix,

@@ -46,6 +46,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
+from tfdoctor.modules import modules
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -114,6 +115,38 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             m, "Remove every TensorFlow distribution, then install exactly one."
         ),
     )
+
+
+def check_removed_api_users(ctx: CheckContext) -> Iterator[Finding]:
+    """Each installed release whose code uses what the installed release of another
+    distribution removed (the module table's ``removed_api_users`` rows): TensorBoard's
+    pkg_resources beside setuptools 82, read from the installed versions alone."""
+    facts = ctx.facts
+    if facts.packages is None:
+        return
+    table = modules()
+    for user in table.removed_api_users:
+        pkg = facts.package(user.dist)
+        if pkg is None or spec_contains(pkg.version, user.releases) is not True:
+            continue
+        row = table.removed_from_dist[user.module]
+        dep = facts.package(row.dist)
+        if dep is None or version_key(dep.version) < version_key(row.removed_in):
+            continue
+        what = causes.software.removed_api_name(user.module, user.name)
+        yield causes.finding(
+            "packages.removed-api",
+            Severity.ERROR,
+            causes.software.DEPENDENCY_API_REMOVED,
+            f"{pkg.name} {pkg.version} uses {what}, which {row.dist} {dep.version} "
+            "no longer provides",
+            f"{row.dist} {row.removed_in} "
+            f"{'no longer imports' if row.unimported else 'removed'} {what}; {user.fails} "
+            "fails beside it "
+            f"({pkg.name} {user.fixed_in} no longer uses it).",
+            causes.software.removed_api_user_fix(ctx.machine, user),
+            links=(*user.links, *row.links),
+        )
 
 
 def _not_installed_severity(ctx: CheckContext) -> Severity:

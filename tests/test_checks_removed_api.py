@@ -1,0 +1,134 @@
+"""packages.removed-api: an installed release whose code uses what the installed release of
+another distribution removed (the module table's removed_api_users rows), judged from the
+installed versions alone, on machines written for the test; applying its fix clears it."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.facts_cases import read_case
+from tests.planted import planted_error
+from tfdoctor.causes.software import pkg_resources_fix
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import facts_from_json
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import load_matrix
+from tfdoctor.modules import MODULES_DATA, ModulesError, modules, parse_modules
+
+CHECK = "packages.removed-api"
+#: A machine of the companion set-ups' (no TensorFlow there), its packages replaced per test.
+BASE: dict[str, Any] = read_case(
+    Path(__file__).parent / "data" / "companion_setups" / "addons-0230-without-tf.json"
+)["facts"]
+
+
+def _facts(python: str, packages: dict[str, str]) -> dict[str, Any]:
+    """The base machine with this Python and only these packages installed."""
+    doc = copy.deepcopy(BASE)
+    doc["python"]["version"] = python
+    location = doc["python"]["site_packages"][0]
+    doc["packages"] = [
+        {"name": n, "version": v, "location": location, "requires": [], "editable": False}
+        for n, v in packages.items()
+    ]
+    return doc
+
+
+def _found(doc: dict[str, Any]) -> list[Finding]:
+    """The check's findings at warning or above on ``doc``."""
+    found = run_checks(CheckContext(facts_from_json(doc), load_matrix()), select_checks([CHECK]))
+    return [f for f in found if f.id == CHECK and f.severity.rank >= Severity.WARNING.rank]
+
+
+#: Machines a removal breaks: Python, packages, and what the fix must name.
+BROKEN = [
+    pytest.param(
+        "3.12.3",
+        {"tensorboard": "2.19.0", "setuptools": "82.0.1"},
+        ("setuptools<82.0.0", "2.21.0"),
+        id="tensorboard-pkg-resources",
+    ),
+    pytest.param(
+        "3.9.7",
+        {"torch": "1.9.1+cpu", "setuptools": "60.2.0"},
+        ("setuptools<59.6.0", "1.11.0"),
+        id="torch-distutils-version",
+    ),
+]
+
+
+@pytest.mark.parametrize(("python", "packages", "needles"), BROKEN)
+def test_a_user_beside_the_removing_release_is_an_error_whose_fix_clears_it(
+    python: str, packages: dict[str, str], needles: tuple[str, ...]
+) -> None:
+    doc = _facts(python, packages)
+    (found,) = _found(doc)
+    assert found.severity is Severity.ERROR and found.cause == "dependency-api-removed"
+    assert found.fix is not None
+    text = found.fix.text + "\n" + "\n".join(found.fix.commands)
+    for needle in needles:
+        assert needle in text, (needle, text)
+    # The property: the fix's pin applied (the release below the one it names), judged
+    # again, the cause is gone; so is it with the user's release the fix names instead.
+    (command,) = found.fix.commands
+    dist, bound = re.findall(r'"([a-z-]+)<([\d.]+)"', command)[0]
+    below = dict(packages, **{dist: f"{int(bound.split('.')[0]) - 1}.0.0"})
+    assert _found(_facts(python, below)) == []
+    user = next(n for n in packages if n != dist)
+    fixed = re.findall(rf"upgrade {user} to ([\d.]+)", found.fix.text)[0]
+    assert _found(_facts(python, dict(packages, **{user: fixed}))) == []
+
+
+@pytest.mark.parametrize(
+    ("python", "packages"),
+    [
+        pytest.param("3.12.3", {"tensorboard": "2.21.0", "setuptools": "82.0.0"}, id="tb-fixed"),
+        pytest.param("3.12.3", {"tensorboard": "2.20.0", "setuptools": "81.0.0"}, id="tb-old-st"),
+        pytest.param("3.10.12", {"tensorboard": "1.13.1", "setuptools": "82.0.0"}, id="tb-before"),
+        pytest.param("3.12.3", {"tensorboard": "2.20.0"}, id="no-setuptools"),
+        pytest.param("3.8.10", {"torch": "1.11.0", "setuptools": "65.3.0"}, id="torch-fixed"),
+        pytest.param("3.8.10", {"torch": "1.8.0", "setuptools": "65.3.0"}, id="torch-before"),
+        pytest.param("3.8.10", {"torch": "1.10.0", "setuptools": "59.5.0"}, id="torch-old-st"),
+    ],
+)
+def test_no_finding_where_no_installed_release_uses_a_removed_name(
+    python: str, packages: dict[str, str]
+) -> None:
+    assert _found(_facts(python, packages)) == []
+
+
+def test_no_pin_to_a_setuptools_that_cannot_import_on_the_python() -> None:
+    # setuptools before 59.6 cannot import on Python 3.12 (its distutils row's python_below):
+    # the fix's command is the user's release without the use, not the pin.
+    (found,) = _found(_facts("3.12.3", {"torch": "1.10.0", "setuptools": "70.0.0"}))
+    assert found.fix is not None
+    assert "setuptools<" not in " ".join(found.fix.commands)
+    assert any('"torch>=1.11.0"' in c for c in found.fix.commands)
+
+
+def test_a_user_row_naming_no_removal_is_refused_at_its_field() -> None:
+    text = MODULES_DATA.read_text(encoding="utf-8")
+    line, message = planted_error(
+        parse_modules,
+        ModulesError,
+        text,
+        "uses: pkg_resources,",
+        "uses: pkg_resources.nothing,",
+        "modules.yaml",
+    )
+    assert line > 1 and "removed_api_users" in message.split(":")[0]
+
+
+def test_explains_pkg_resources_fix_names_tensorboards_release_from_the_same_row() -> None:
+    # One home for TensorBoard's first release without pkg_resources: the row check reads.
+    (row,) = [u for u in modules().removed_api_users if u.module == "pkg_resources"]
+    line = ".".join(row.fixed_in.split(".")[:2])
+    ctx = CheckContext(facts_from_json(_facts("3.12.3", {"setuptools": "82.0.0"})), load_matrix())
+    m = ctx.machine
+    assert f"TensorBoard {line}, which goes with TensorFlow {line}" in pkg_resources_fix(m).text
