@@ -132,3 +132,11 @@ def test_explains_pkg_resources_fix_names_tensorboards_release_from_the_same_row
     ctx = CheckContext(facts_from_json(_facts("3.12.3", {"setuptools": "82.0.0"})), load_matrix())
     m = ctx.machine
     assert f"TensorBoard {line}, which goes with TensorFlow {line}" in pkg_resources_fix(m).text
+
+
+def test_a_submodule_no_longer_imported_is_not_called_removed() -> None:
+    # setuptools 59.6.0 stopped importing distutils.version; it still ships the file (the
+    # row's `unimported`): the words say so, in the finding and in its fix.
+    (found,) = _found(_facts("3.9.7", {"torch": "1.10.0", "setuptools": "65.3.0"}))
+    assert "no longer imports" in found.detail and "removed distutils" not in found.detail
+    assert found.fix is not None and "do not import it" in found.fix.text
