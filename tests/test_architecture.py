@@ -71,6 +71,9 @@ ALLOWED = {
     # What standalone Keras releases changed in the API code calls (data/keras_api.yaml):
     # read by explain's Keras readings.
     "tfdoctor.keras_api": ("tfdoctor.yamldoc", "tfdoctor.records"),
+    # Which releases of TensorFlow's C library added or removed a function (data/c_api.yaml):
+    # read by the catalogue's fixes for a binding that finds one missing.
+    "tfdoctor.c_api": ("tfdoctor.yamldoc", "tfdoctor.records"),
     # Log signatures: data validated against the catalogue's cause ids.
     # Patterns may name the evidence layer's words (one home for a message both read).
     "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc", "tfdoctor.evidence"),
@@ -138,6 +141,7 @@ ALLOWED = {
         "tfdoctor.modules",
         "tfdoctor.hosted",
         "tfdoctor.wheel_index",
+        "tfdoctor.c_api",
         # How `tfdoctor env`'s output is loaded, for the fixes that tell a user to load it.
         "tfdoctor.env.usage",
         # What a file name in TensorFlow's log says (a Windows DLL's library and versions),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.c_api import c_function
 from tfdoctor.signatures import load_signatures
 
 
@@ -218,6 +219,41 @@ def test_a_dotnet_binding_missing_a_c_function_is_a_release_pairing() -> None:
         "'cv_Mat_new' in DLL 'OpenCvSharpExtern'.\n"
     )
     assert not any(f.cause == "companion-mismatch" for f in other.findings)
+
+
+@pytest.mark.parametrize(
+    ("line", "lacks"),
+    [
+        pytest.param(
+            "System.EntryPointNotFoundException: Unable to find an entry point named "
+            "'TF_StringDecode' in DLL 'tensorflow'.",
+            "TF_StringDecode",
+            id="dotnet",
+        ),
+        pytest.param(
+            "./infer: symbol lookup error: ./infer: undefined symbol: TF_StringEncode",
+            "TF_StringEncode",
+            id="glibc-loader",
+        ),
+        pytest.param(
+            "The procedure entry point TF_StringEncodedSize could not be located in the "
+            "dynamic link library D:\\tools\\infer.exe.",
+            "TF_StringEncodedSize",
+            id="windows-loader",
+        ),
+    ],
+)
+def test_a_removed_c_function_names_the_last_library_with_it(line: str, lacks: str) -> None:
+    row = c_function(lacks)
+    assert row is not None and row.last is not None
+    found = top_error(explained(line + "\n"))
+    assert found.cause == "companion-mismatch"
+    assert f"in {row.removed}" in fix_text(found) and f" {row.last}" in fix_text(found)
+
+
+def test_the_loaders_undefined_non_tf_symbol_is_not_the_c_api() -> None:
+    report = explained("./infer: symbol lookup error: ./infer: undefined symbol: png_create\n")
+    assert not any(f.cause == "companion-mismatch" for f in report.findings)
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ conda Python, and an R session bound to another Python than the one TensorFlow w
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Finding, Report, Severity
 
@@ -315,6 +317,51 @@ def test_r_searching_the_named_environment_or_naming_none_is_not_installed() -> 
         report = explained(text)
         assert _absent(report, "kernel-env-mismatch"), text
         assert _named(report, "tf-not-installed")
+
+
+_R_RELAYED = (
+    "Python environments searched for 'tensorflow' package:\n"
+    " {searched}\n"
+    "\n"
+    "Python exception encountered:\n"
+    " Traceback (most recent call last):\n"
+    "ModuleNotFoundError: No module named 'tensorflow'\n"
+)
+
+
+@pytest.mark.parametrize(
+    "searched",
+    [
+        pytest.param(
+            "/home/ci/.cache/R/reticulate/uv/python/cpython-3.12.4-linux/bin/python3",
+            id="uv-python",
+        ),
+        pytest.param(
+            "/Users/me/Library/Caches/org.R-project.R/R/reticulate/uv/cache/archive-v0/Ab1/bin/python",
+            id="ephemeral-macos",
+        ),
+        pytest.param(
+            r"C:\Users\me\AppData\Local\R\cache\R\reticulate\uv\cache\archive-v0\x\Scripts\python.exe",
+            id="ephemeral-windows",
+        ),
+    ],
+)
+def test_r_bound_to_reticulates_own_python_is_a_session_mismatch(searched: str) -> None:
+    for template in (_R_MISSING, _R_RELAYED):
+        top = top_error(explained(template.format(searched=searched)))
+        assert top.cause == "kernel-env-mismatch", template
+        assert "RETICULATE_PYTHON" in fix_text(top) and "py_require" in fix_text(top)
+        assert "install_tensorflow" not in fix_text(top)
+
+
+def test_r_searching_a_python_of_its_own_choice_beside_reticulates_is_not_installed() -> None:
+    both = _R_RELAYED.format(
+        searched="/home/ci/.cache/R/reticulate/uv/python/cpython-3.12.4-linux/bin/python3\n"
+        " /usr/bin/python3"
+    )
+    report = explained(both)
+    assert _absent(report, "kernel-env-mismatch")
+    assert _named(report, "tf-not-installed")
 
 
 # The Model Garden's official package --------------------------------------------------------

@@ -196,6 +196,25 @@ def reticulate_env_fix(env: str, conda: bool, searched: Sequence[str]) -> Fix:
     )
 
 
+def reticulate_managed_fix(searched: Sequence[str]) -> Fix:
+    """R's session is bound to a Python reticulate provisioned in its own cache (no Python
+    was named for it), which lacks TensorFlow: name the Python that has TensorFlow before
+    anything loads Python, or declare TensorFlow for reticulate's managed environment."""
+    return Fix(
+        f"reticulate searched only {', '.join(searched)}, a Python it provisioned itself in "
+        "its cache because no Python was named for the session, and TensorFlow is not "
+        "there. Restart R and, before loading tensorflow or keras, name the "
+        "Python that has TensorFlow (RETICULATE_PYTHON, or reticulate::use_virtualenv() / "
+        "use_condaenv() / use_python() with required = TRUE), or declare TensorFlow for "
+        "reticulate's managed environment with reticulate::py_require().",
+        (
+            'Sys.setenv(RETICULATE_PYTHON = "/path/to/python-with-tensorflow")',
+            'reticulate::py_require("tensorflow")',
+            "reticulate::py_config()",
+        ),
+    )
+
+
 #: An environment's folder rather than a base or system Python: conda's envs/NAME, or a
 #: virtual environment's usual names.
 _ENV_FOLDER = re.compile(r"/envs/[^/]+$|/(?:\.?venv|\.?env|virtualenvs/[^/]+)$|/\.?venv[^/]*$")

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from shlex import quote as shlex_quote
 from typing import Final, Literal, NamedTuple, Optional
 
+from tfdoctor.c_api import c_function
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
@@ -5974,31 +5975,83 @@ def tfjs_releases_fix() -> Fix:
     )
 
 
+def _c_function_change(symbol: str) -> Optional[tuple[str, str, bool]]:
+    """What the C API table says of ``symbol``: the sentence naming the release that removed
+    (or added) it, the release line whose library has it, and whether that line is the last
+    with it (removed) rather than the first (added); None where the table has no row."""
+    row = c_function(symbol)
+    if row is None:
+        return None
+    if row.removed is not None and row.last is not None:
+        return (
+            f"TensorFlow removed {symbol} from its C library in {row.removed} ({row.header}), "
+            f"so the library loaded is {row.removed} or newer while the binding calls the C API "
+            f"of {row.last} or older.",
+            row.last,
+            True,
+        )
+    assert row.added is not None  # the table's reader requires added or removed
+    return (
+        f"TensorFlow added {symbol} to its C library in {row.added} ({row.header}), so the "
+        f"library loaded is older than {row.added} while the binding calls its C API.",
+        row.added,
+        False,
+    )
+
+
 def c_binding_fix(binding: Optional[str], symbol: str, os: Optional[str] = None) -> Fix:
-    """A binding of the TensorFlow C API (Go, graft, tfgo, Rust) compiled against an older
-    libtensorflow than it was written for: ``symbol`` is the C name the library lacks;
-    ``os`` the system the log shows (ldconfig is Linux's)."""
+    """A binding of the TensorFlow C API (Go, graft, tfgo, Rust) compiled against a
+    libtensorflow of another release than it was written for: ``symbol`` is the C name the
+    library lacks (the C API table names the releases that have it; without a row, the
+    binding is taken to be the newer); ``os`` the system the log shows (ldconfig is Linux's)."""
     who = binding or "the binding"
-    looks = ("ldconfig -p | grep libtensorflow",) if os in (None, "linux") else ()
+    looks: tuple[str, ...] = ("ldconfig -p | grep libtensorflow",) if os in (None, "linux") else ()
+    looks += ("go list -m all | grep -i tensorflow",) if binding else ()
+    change = _c_function_change(symbol)
+    if change is not None:
+        said, line, last = change
+        return Fix(
+            f"{said} Install the libtensorflow {line} release"
+            + (" (the last with it)" if last else " or newer")
+            + f", or use a release of {who} made for the installed library.",
+            looks,
+        )
     return Fix(
         f"{binding or 'The binding'} was written for a newer TensorFlow C library than the "
         f"one installed, which lacks {symbol}: install the libtensorflow release {who} is "
         "made for (its README or release notes name it; the official Go package is "
         "TensorFlow's own release), or use a release of the binding made for the installed "
         "library.",
-        looks + (("go list -m all | grep -i tensorflow",) if binding else ()),
+        looks,
     )
+
+
+#: The NuGet package that carries TensorFlow's C library for TensorFlow.NET and ML.NET
+#: (https://github.com/SciSharp/TensorFlow.NET#installation).
+_DOTNET_NATIVE = "SciSharp.TensorFlow.Redist"
 
 
 def dotnet_binding_fix(symbol: str) -> Fix:
     """A .NET binding of the C API (TensorFlow.NET, TensorFlowSharp) beside a TensorFlow C
-    library of another release, which lacks ``symbol``: the native package its release pairs
-    with."""
+    library of another release, which lacks ``symbol``: the native package release that has
+    it where the C API table says, else the one the binding's release pairs with."""
+    change = _c_function_change(symbol)
+    if change is not None:
+        said, line, last = change
+        return Fix(
+            f"The TensorFlow C library the program loads lacks {symbol}, which the .NET "
+            f"binding calls: {said} Install the {line} native library: {_DOTNET_NATIVE} "
+            + (f"{line}.x (the last release line with {symbol})" if last else f"{line} or newer")
+            + ", the NuGet package that carries it for TensorFlow.NET and ML.NET, or a "
+            "binding release made for the native library installed; remove other "
+            "tensorflow.dll / libtensorflow copies the loader finds first.",
+            ("dotnet list package",),
+        )
     return Fix(
         f"The TensorFlow C library the program loads lacks {symbol}, which the .NET binding "
         "calls: the binding and the native library are of different releases. Install the "
         "native package the binding's release names (TensorFlow.NET's README pairs each "
-        "release with a SciSharp.TensorFlow.Redist version, the TensorFlow release it wraps), "
+        f"release with a {_DOTNET_NATIVE} version, the TensorFlow release it wraps), "
         "or the binding release made for the native library installed; remove other "
         "tensorflow.dll / libtensorflow copies the loader finds first.",
         ("dotnet list package",),

@@ -73,10 +73,7 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
             dist not in installed or not 0 <= pip_at < failed_at
         ):
             continue
-        return causes.finding(
-            f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
-            Severity.ERROR,
-            causes.notebook.KERNEL_ENV_MISMATCH,
+        return _env_mismatch(
             f"pip installed {dist}, yet the notebook's kernel finds no {module}: it runs "
             "another Python",
             f"{tb.where}: {tb.type}: {tb.message}\npip reports {dist} installed in the "
@@ -104,13 +101,22 @@ def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optio
     if len(prefixes) < 2:
         return None
     del by_cause[causes.software.TF_NOT_INSTALLED]
+    return _env_mismatch(
+        "The notebook runs another Python than the one TensorFlow was installed into",
+        cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
+        causes.notebook.kernel_python_fix(pythons, prefixes),
+    )
+
+
+def _env_mismatch(summary: str, detail: str, fix: Fix) -> Finding:
+    """The error that the code ran in another Python than the one the package went into."""
     return causes.finding(
         f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
         Severity.ERROR,
         causes.notebook.KERNEL_ENV_MISMATCH,
-        "The notebook runs another Python than the one TensorFlow was installed into",
-        cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
-        causes.notebook.kernel_python_fix(pythons, prefixes),
+        summary,
+        detail,
+        fix,
     )
 
 
@@ -126,34 +132,60 @@ _R_SEARCHED = re.compile(
     r"Python environments searched for 'tensorflow' package:\n"
     r"(?P<list>(?:[ \t]+\S[^\n]{0,400}(?:\n|$)){1,20})"
 )
+#: A Python reticulate provisioned itself: with no Python named, reticulate (py_require, from
+#: 1.41.0: https://rstudio.github.io/reticulate/news/index.html) runs uv with
+#: UV_PYTHON_INSTALL_DIR and UV_CACHE_DIR below its own cache folder,
+#: tools::R_user_dir("reticulate", "cache") (~/.cache/R/reticulate on Linux,
+#: ~/Library/Caches/org.R-project.R/R/reticulate on macOS, %LOCALAPPDATA%/R/cache/R/reticulate
+#: on Windows): uv_exec in https://github.com/rstudio/reticulate/blob/main/R/uv.R.
+_RETICULATE_MANAGED = re.compile(r"[\\/]R[\\/]reticulate[\\/]uv[\\/](?:python|cache)[\\/]")
 
 
 def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
     """The R interfaces found no TensorFlow, and the Pythons reticulate searched are none of
-    the environment the log's R code installed TensorFlow into or asked to use: the session
-    is bound to another Python. The finding replaces "not installed" (whose fix would
-    install into the wrong one again)."""
-    hits = hits_by(by_cause, causes.software.TF_NOT_INSTALLED, "tf-not-installed-r")
+    the environment the log's R code installed TensorFlow into or asked to use, or are all
+    the Pythons reticulate provisioned itself: the session is bound to another Python. The
+    finding replaces "not installed" (whose fix would install into the wrong one again)."""
+    missing = list(by_cause.get(causes.software.TF_NOT_INSTALLED, ()))
     text = evidence.first_text
-    searched_at = _R_SEARCHED.search(text) if hits else None
-    calls = list(_R_ENV_CALL.finditer(text)) if searched_at is not None else []
-    if searched_at is None or not calls:
+    # The list is the R interfaces' own words, printed under their message or alone above
+    # the Python exception reticulate relays.
+    searched_at = _R_SEARCHED.search(text) if missing else None
+    if searched_at is None:
         return None
     searched = [x.strip() for x in searched_at.group("list").splitlines() if x.strip()]
+    calls = list(_R_ENV_CALL.finditer(text))
+    hits = hits_by(by_cause, causes.software.TF_NOT_INSTALLED, "tf-not-installed-r")
+    if not calls:
+        return _reticulate_managed(missing, searched, by_cause)
+    if not hits:
+        return None
     env = calls[-1].group("env")
     folder = re.compile(rf"(?:^|[\\/]){re.escape(env)}(?:[\\/]|$)")
     if any(folder.search(python) for python in searched):
         return None  # reticulate did search it: TensorFlow is missing there, not elsewhere
     del by_cause[causes.software.TF_NOT_INSTALLED]
     conda = any(c.group("call") in ("use_condaenv", "conda_create") for c in calls)
-    return causes.finding(
-        f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
-        Severity.ERROR,
-        causes.notebook.KERNEL_ENV_MISMATCH,
+    return _env_mismatch(
         "R uses another Python than the environment TensorFlow was installed into",
         cite(hits)
         + f"\nThe R code names the environment {env!r}; reticulate searched "
         + ", ".join(searched)
         + ".",
         causes.notebook.reticulate_env_fix(env, conda, searched),
+    )
+
+
+def _reticulate_managed(
+    hits: list[Hits], searched: list[str], by_cause: dict[str, list[Hits]]
+) -> Optional[Finding]:
+    """Every Python reticulate searched is one it provisioned itself (no Python was named):
+    TensorFlow is missing there, wherever else it was installed."""
+    if not searched or not all(_RETICULATE_MANAGED.search(python) for python in searched):
+        return None
+    del by_cause[causes.software.TF_NOT_INSTALLED]
+    return _env_mismatch(
+        "R uses a Python reticulate provisioned itself, not one with TensorFlow",
+        cite(hits) + "\nreticulate searched only its own Pythons: " + ", ".join(searched) + ".",
+        causes.notebook.reticulate_managed_fix(searched),
     )

@@ -536,6 +536,18 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
+#: The readings of a C API binding whose TensorFlow C library lacks a name it uses: at
+#: compile (cgo), link, or load time (glibc's and Windows' loaders).
+_C_API_MISSING = frozenset(
+    {
+        "c-api-name-unknown",
+        "c-api-symbol-undefined",
+        "c-api-symbol-lookup-error",
+        "c-api-procedure-entry-point-missing",
+    }
+)
+
+
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if all(h.signature.id == "filesystem-scheme-unregistered" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.filesystem_plugin_fix(
@@ -565,7 +577,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.dotnet_binding_fix(
             group(hits, "symbol") or "a C function"
         )
-    if any(h.signature.id in ("c-api-name-unknown", "c-api-symbol-undefined") for h in hits):
+    if any(h.signature.id in _C_API_MISSING for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
             group(hits, "binding"), group(hits, "symbol") or "a C name", r.os
         )
