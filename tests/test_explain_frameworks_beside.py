@@ -51,7 +51,7 @@ def test_conv_algorithm_picker_warning_alone_is_no_failure() -> None:
     assert finding_of(explained(text), "gpu-library-init-failed") is None
 
 
-#: Transformers' refusal of Keras 3 (modeling_tf_utils.py, from 4.39), one line as Python prints it.
+#: Transformers' refusal of Keras 3 (modeling_tf_utils.py, from 4.38), one line as Python prints it.
 _REFUSAL = (
     "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet "
     "supported in Transformers. Please install the backwards-compatible tf-keras package "
