@@ -77,6 +77,24 @@ def test_a_message_wrapped_mid_sentence_is_read_whole(cut: str) -> None:
     assert top_error(explained(text)).cause == "tf-keras-missing"
 
 
+def test_the_refusal_whole_is_read_by_one_signature_its_first_sentence_by_the_other() -> None:
+    from tfdoctor.explain import scan
+    from tfdoctor.explain.reader import split_text
+    from tfdoctor.signatures import load_signatures
+
+    def read(text: str) -> set[str]:
+        hits = scan([split_text(text)], load_signatures()).hits
+        return {
+            sid
+            for sid in ("tf-keras-required-by-library", "keras3-refused-by-library")
+            if sid in hits
+        }
+
+    assert read(_REFUSAL + "\n") == {"tf-keras-required-by-library"}
+    first = _REFUSAL[: _REFUSAL.index(" Please")]
+    assert read(first + "\n") == {"keras3-refused-by-library"}
+
+
 def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:
     # A paste that kept the refusal's first sentence only, wrapped after its comma.
     text = (
