@@ -1004,6 +1004,8 @@ SMI_NO_NVML = (
     "start",
     [
         "$ nvidia-docker run --rm -it nvidia/cuda:10.0-base nvidia-smi\n",
+        # NVIDIA's CUDA image untagged, as nvidia-docker 1.0's README tests the install.
+        "$ nvidia-docker run --rm nvidia/cuda nvidia-smi\n",
         "$ docker run --gpus all --rm my/image:cuda nvidia-smi\n",
         "u@h:~$ sudo docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0 -it my/image bash\n",
     ],

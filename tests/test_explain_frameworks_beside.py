@@ -51,7 +51,7 @@ def test_conv_algorithm_picker_warning_alone_is_no_failure() -> None:
     assert finding_of(explained(text), "gpu-library-init-failed") is None
 
 
-#: Transformers' refusal of Keras 3 (modeling_tf_utils.py, from 4.39), one line as Python prints it.
+#: Transformers' refusal of Keras 3 (modeling_tf_utils.py, from 4.38), one line as Python prints it.
 _REFUSAL = (
     "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet "
     "supported in Transformers. Please install the backwards-compatible tf-keras package "
@@ -75,6 +75,24 @@ def test_a_message_wrapped_mid_sentence_is_read_whole(cut: str) -> None:
     (tb,) = read_tracebacks(text)
     assert tb.message == _REFUSAL.split(": ", 1)[1]
     assert top_error(explained(text)).cause == "tf-keras-missing"
+
+
+def test_the_refusal_whole_is_read_by_one_signature_its_first_sentence_by_the_other() -> None:
+    from tfdoctor.explain import scan
+    from tfdoctor.explain.reader import split_text
+    from tfdoctor.signatures import load_signatures
+
+    def read(text: str) -> set[str]:
+        hits = scan([split_text(text)], load_signatures()).hits
+        return {
+            sid
+            for sid in ("tf-keras-required-by-library", "keras3-refused-by-library")
+            if sid in hits
+        }
+
+    assert read(_REFUSAL + "\n") == {"tf-keras-required-by-library"}
+    first = _REFUSAL[: _REFUSAL.index(" Please")]
+    assert read(first + "\n") == {"keras3-refused-by-library"}
 
 
 def test_the_first_sentence_alone_wrapped_still_names_tf_keras() -> None:

@@ -468,11 +468,15 @@ def _unjoined(text: str, at: int) -> int:
 
 #: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:
 #: https://www.tensorflow.org/install/docker), NVIDIA's CUDA images (``nvidia/cuda:``,
-#: https://hub.docker.com/r/nvidia/cuda) and NGC's framework images (``nvcr.io/nvidia/``,
+#: https://hub.docker.com/r/nvidia/cuda; untagged too, as nvidia-docker 1.0's README tests it:
+#: ``nvidia-docker run --rm nvidia/cuda nvidia-smi``,
+#: https://github.com/NVIDIA/nvidia-docker/blob/01d2c9436620d7dde4672e414698afe6da4a282f/README.md)
+#: and NGC's framework images (``nvcr.io/nvidia/``,
 #: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html), each named alone,
 #: behind ``docker.io/`` or behind Apptainer's ``docker://``.
 _GPU_IMAGE = re.compile(
-    r"(?:^|[\s/])(?:docker\.io/)?(?:tensorflow/tensorflow:[\w.-]{0,60}?gpu|nvidia/cuda:)"
+    r"(?:^|[\s/])(?:docker\.io/)?"
+    r"(?:tensorflow/tensorflow:[\w.-]{0,60}?gpu|nvidia/cuda(?::|(?=[\s\"']|$)))"
     r"|(?:^|[\s/])nvcr\.io/nvidia/"
 )
 
