@@ -151,7 +151,7 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
     # The list is the R interfaces' own words, printed under their message or alone above
     # the Python exception reticulate relays.
     searched_at = _R_SEARCHED.search(text) if missing else None
-    if searched_at is None:
+    if searched_at is None or _tensorflow_there(evidence):
         return None
     searched = [x.strip() for x in searched_at.group("list").splitlines() if x.strip()]
     calls = list(_R_ENV_CALL.finditer(text))
@@ -174,6 +174,26 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
         + ".",
         causes.notebook.reticulate_env_fix(env, conda, searched),
     )
+
+
+#: A frame in TensorFlow's own package: the Python that ran has TensorFlow.
+_TF_FRAME = re.compile(r"[\\/]tensorflow[\\/]")
+
+
+def _tensorflow_there(evidence: Evidence) -> bool:
+    """The Python exception the R interfaces relay is not TensorFlow missing: they print
+    "Valid installation of TensorFlow not found" and the Pythons searched above whatever
+    ``import("tensorflow")`` raised (tf_config_error_message in
+    https://github.com/rstudio/tensorflow/blob/main/R/package.R), so an exception from
+    TensorFlow's own code, or any other than ``No module named 'tensorflow'``, shows a Python
+    that has TensorFlow and fails to import it."""
+    for tb in evidence.tracebacks:
+        missing = tb.missing_module
+        if missing is None or missing.name != "tensorflow":
+            return True
+        if any(_TF_FRAME.search(frame.path) for frame in tb.frames):
+            return True
+    return False
 
 
 def _reticulate_managed(
