@@ -147,3 +147,20 @@ def test_a_submodule_no_longer_imported_is_not_called_removed() -> None:
     )
     assert "no longer imports" in found.detail and "removed distutils" not in found.detail
     assert found.fix is not None and "do not import it" in found.fix.text
+
+
+def test_an_upgrade_another_installed_release_excludes_names_that_requirement() -> None:
+    # TensorFlow X.Y requires tensorboard~=X.Y.0: TensorBoard's fixed release alone would break
+    # it, so the fix names the requirement; the pin below the removal stays the command.
+    doc = _facts(
+        "3.11.4", {"tensorflow": "2.20.0", "tensorboard": "2.20.0", "setuptools": "82.0.0"}
+    )
+    (tf,) = [p for p in doc["packages"] if p["name"] == "tensorflow"]
+    tf["requires"] = ["tensorboard~=2.20.0", "numpy>=1.26.0"]
+    (found,) = _found(doc)
+    assert found.fix is not None
+    assert "tensorflow 2.20.0 requires tensorboard~=2.20.0" in found.fix.text
+    assert all("setuptools<82.0.0" in c for c in found.fix.commands)
+    tf["requires"] = ["tensorboard>=2.20", "numpy>=1.26.0"]
+    (found,) = _found(doc)
+    assert found.fix is not None and "requires tensorboard" not in found.fix.text
