@@ -133,11 +133,13 @@ _R_SEARCHED = re.compile(
     r"(?P<list>(?:[ \t]+\S[^\n]{0,400}(?:\n|$)){1,20})"
 )
 #: A Python reticulate provisioned itself: with no Python named, reticulate (py_require, from
-#: 1.41.0: https://rstudio.github.io/reticulate/news/index.html) runs uv with
+#: 1.41.0: https://rstudio.github.io/reticulate/news/index.html) runs the uv it downloaded with
 #: UV_PYTHON_INSTALL_DIR and UV_CACHE_DIR below its own cache folder,
 #: tools::R_user_dir("reticulate", "cache") (~/.cache/R/reticulate on Linux,
 #: ~/Library/Caches/org.R-project.R/R/reticulate on macOS, %LOCALAPPDATA%/R/cache/R/reticulate
-#: on Windows): uv_exec in https://github.com/rstudio/reticulate/blob/main/R/uv.R.
+#: on Windows): uv_get_or_create_env and uv_exec in
+#: https://github.com/rstudio/reticulate/blob/main/R/py_require.R, reticulate_cache_dir in
+#: R/utils.R. A uv of the user's own keeps its own cache, which this does not read.
 _RETICULATE_MANAGED = re.compile(r"[\\/]R[\\/]reticulate[\\/]uv[\\/](?:python|cache)[\\/]")
 
 
