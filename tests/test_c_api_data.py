@@ -98,3 +98,19 @@ def test_c_binding_fix_names_the_last_library_with_a_removed_function() -> None:
     fix = c_binding_fix("github.com/example/binding", "TF_StringEncode", "linux")
     assert f"libtensorflow {row.last} release (the last with it)" in fix.text
     assert "newer TensorFlow C library" not in fix.text  # the binding is the older one here
+
+
+def test_an_added_function_names_its_first_release_in_both_fixes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The reader's other kind of row: the library loaded is older than the release that
+    # added the function, so the fixes name that release or a newer one, never "the last".
+    fresh = parse_c_api(TABLE).functions["TF_Fresh"]
+    monkeypatch.setattr("tfdoctor.causes.software.c_function", {"TF_Fresh": fresh}.get)
+    binding = c_binding_fix(None, "TF_Fresh", "linux")
+    assert (
+        "added TF_Fresh" in binding.text and "libtensorflow 1.10 release or newer" in binding.text
+    )
+    dotnet = dotnet_binding_fix("TF_Fresh")
+    assert "SciSharp.TensorFlow.Redist 1.10 or newer" in dotnet.text
+    assert "last" not in binding.text + dotnet.text

@@ -56,7 +56,7 @@ BROKEN = [
     ),
     pytest.param(
         "3.9.7",
-        {"torch": "1.9.1+cpu", "setuptools": "60.2.0"},
+        {"torch": "1.9.1+cpu", "setuptools": "60.2.0", "tensorboard": "2.8.0"},
         ("setuptools<59.6.0", "1.11.0"),
         id="torch-distutils-version",
     ),
@@ -95,6 +95,9 @@ def test_a_user_beside_the_removing_release_is_an_error_whose_fix_clears_it(
         pytest.param("3.8.10", {"torch": "1.11.0", "setuptools": "65.3.0"}, id="torch-fixed"),
         pytest.param("3.8.10", {"torch": "1.8.0", "setuptools": "65.3.0"}, id="torch-before"),
         pytest.param("3.8.10", {"torch": "1.10.0", "setuptools": "59.5.0"}, id="torch-old-st"),
+        # torch.utils.tensorboard imports tensorboard before it reads distutils.version: without
+        # TensorBoard it fails on that import, whatever setuptools is installed.
+        pytest.param("3.8.10", {"torch": "1.10.0", "setuptools": "65.3.0"}, id="torch-no-tb"),
     ],
 )
 def test_no_finding_where_no_installed_release_uses_a_removed_name(
@@ -106,7 +109,9 @@ def test_no_finding_where_no_installed_release_uses_a_removed_name(
 def test_no_pin_to_a_setuptools_that_cannot_import_on_the_python() -> None:
     # setuptools before 59.6 cannot import on Python 3.12 (its distutils row's python_below):
     # the fix's command is the user's release without the use, not the pin.
-    (found,) = _found(_facts("3.12.3", {"torch": "1.10.0", "setuptools": "70.0.0"}))
+    (found,) = _found(
+        _facts("3.12.3", {"torch": "1.10.0", "setuptools": "70.0.0", "tensorboard": "2.16.2"})
+    )
     assert found.fix is not None
     assert "setuptools<" not in " ".join(found.fix.commands)
     assert any('"torch>=1.11.0"' in c for c in found.fix.commands)
@@ -137,6 +142,25 @@ def test_explains_pkg_resources_fix_names_tensorboards_release_from_the_same_row
 def test_a_submodule_no_longer_imported_is_not_called_removed() -> None:
     # setuptools 59.6.0 stopped importing distutils.version; it still ships the file (the
     # row's `unimported`): the words say so, in the finding and in its fix.
-    (found,) = _found(_facts("3.9.7", {"torch": "1.10.0", "setuptools": "65.3.0"}))
+    (found,) = _found(
+        _facts("3.9.7", {"torch": "1.10.0", "setuptools": "65.3.0", "tensorboard": "2.8.0"})
+    )
     assert "no longer imports" in found.detail and "removed distutils" not in found.detail
     assert found.fix is not None and "do not import it" in found.fix.text
+
+
+def test_an_upgrade_another_installed_release_excludes_names_that_requirement() -> None:
+    # TensorFlow X.Y requires tensorboard~=X.Y.0: TensorBoard's fixed release alone would break
+    # it, so the fix names the requirement; the pin below the removal stays the command.
+    doc = _facts(
+        "3.11.4", {"tensorflow": "2.20.0", "tensorboard": "2.20.0", "setuptools": "82.0.0"}
+    )
+    (tf,) = [p for p in doc["packages"] if p["name"] == "tensorflow"]
+    tf["requires"] = ["tensorboard~=2.20.0", "numpy>=1.26.0"]
+    (found,) = _found(doc)
+    assert found.fix is not None
+    assert "tensorflow 2.20.0 requires tensorboard~=2.20.0" in found.fix.text
+    assert all("setuptools<82.0.0" in c for c in found.fix.commands)
+    tf["requires"] = ["tensorboard>=2.20", "numpy>=1.26.0"]
+    (found,) = _found(doc)
+    assert found.fix is not None and "requires tensorboard" not in found.fix.text

@@ -251,6 +251,30 @@ def test_a_removed_c_function_names_the_last_library_with_it(line: str, lacks: s
     assert f"in {row.removed}" in fix_text(found) and f" {row.last}" in fix_text(found)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "python3: symbol lookup error: /home/u/.local/lib/python3.8/site-packages/"
+            "tensorflow_io/core/python/ops/libtensorflow_io_plugins.so: undefined symbol: "
+            "TF_GetCode",
+            id="glibc-site-packages",
+        ),
+        pytest.param(
+            "The procedure entry point TF_GetCode could not be located in the dynamic link "
+            "library C:\\Users\\me\\envs\\tf\\Lib\\site-packages\\tensorflow_text\\"
+            "python\\ops\\_ops.pyd.",
+            id="windows-pyd",
+        ),
+    ],
+)
+def test_a_python_add_ons_missing_c_function_is_not_a_c_binding(line: str) -> None:
+    # A library inside a Python environment is an add-on built against another TensorFlow:
+    # its fix is the add-on's release, never a libtensorflow download.
+    report = explained(line + "\n")
+    assert all("libtensorflow" not in fix_text(f) for f in report.findings if f.fix)
+
+
 def test_the_loaders_undefined_non_tf_symbol_is_not_the_c_api() -> None:
     report = explained("./infer: symbol lookup error: ./infer: undefined symbol: png_create\n")
     assert not any(f.cause == "companion-mismatch" for f in report.findings)

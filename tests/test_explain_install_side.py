@@ -364,6 +364,33 @@ def test_r_searching_a_python_of_its_own_choice_beside_reticulates_is_not_instal
     assert _named(report, "tf-not-installed")
 
 
+@pytest.mark.parametrize(
+    "exception",
+    [
+        pytest.param(
+            "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or "
+            "directory",
+            id="cuda",
+        ),
+        pytest.param("AttributeError: module 'numpy' has no attribute 'object'", id="numpy"),
+    ],
+)
+def test_r_bound_to_reticulates_own_python_that_has_tensorflow_is_no_session_mismatch(
+    exception: str,
+) -> None:
+    # The R interfaces relay whatever import("tensorflow") raised under the same words: a
+    # traceback through TensorFlow's own package is a Python that has it.
+    env = "/home/ci/.cache/R/reticulate/uv/cache/archive-v0/Ab1"
+    text = _R_MISSING.format(searched=f"{env}/bin/python") + (
+        "Python exception encountered:\n"
+        " Traceback (most recent call last):\n"
+        f'  File "{env}/lib/python3.11/site-packages/tensorflow/__init__.py", line 40, in '
+        "<module>\n"
+        f"{exception}\n"
+    )
+    assert _absent(explained(text), "kernel-env-mismatch")
+
+
 # The Model Garden's official package --------------------------------------------------------
 
 

@@ -110,6 +110,9 @@ class RemovedApiUser(Record):
     fails: str
     #: Where the use is recorded (the row's sources' addresses).
     links: tuple[str, ...] = ()
+    #: A distribution the user's code imports before it reaches the use (empty where none):
+    #: without it installed, the code fails first on that import, never on the removal.
+    after: str = ""
 
 
 @record
@@ -675,7 +678,7 @@ def _removed_api_users(
         "removed_api_users",
         "dist",
         ("uses", "releases", "fixed_in", "fails"),
-        (),
+        ("after",),
         _dist_reader(reader),
         sources,
     ):
@@ -698,6 +701,9 @@ def _removed_api_users(
                 reader.required_string(fields["fixed_in"], f"{where}.fixed_in", *_RELEASE),
                 reader.required_string(fields["fails"], f"{where}.fails"),
                 tuple(sources[i].url for i in ids),
+                _dist_reader(reader)(fields["after"], f"{where}.after")
+                if "after" in fields
+                else "",
             )
         )
     return tuple(out)

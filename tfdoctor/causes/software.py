@@ -51,7 +51,7 @@ from tfdoctor.facts import (
     requirement_name,
 )
 from tfdoctor.findings import Fix
-from tfdoctor.machine import NEW_VENV, Machine
+from tfdoctor.machine import NEW_VENV, Machine, applicable_requirements
 from tfdoctor.matrix import (
     PLATFORMS,
     Companion,
@@ -5062,7 +5062,21 @@ def removed_api_user_fix(m: Machine, user: RemovedApiUser) -> Fix:
         row.python_below,
         unimported=row.unimported,
         fixed_in=user.fixed_in,
+        held=_held_below(m, user.dist, user.fixed_in),
     )
+
+
+def _held_below(m: Machine, dist: str, release: str) -> str:
+    """The words for the installed distributions whose requirements exclude ``dist``
+    ``release`` (TensorFlow X.Y requires tensorboard~=X.Y.0): upgrading ``dist`` alone breaks
+    them; empty where none does."""
+    held = [
+        f"{pkg.name} {pkg.version} requires {dist}{spec}"
+        for pkg in m.facts.packages or ()
+        for _, spec in applicable_requirements(pkg.requires, m.marker_env, (dist,))
+        if spec and spec_contains(release, spec) is False
+    ]
+    return "; ".join(held)
 
 
 def removed_api_name(module: str, name: str) -> str:
@@ -5089,13 +5103,15 @@ def release_removed_fix(
     below: str = "",
     unimported: bool = False,
     fixed_in: str = "",
+    held: str = "",
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
     has it: ``fixed_in``, its first release without it, where known), or a release of
     ``dist`` before the removal, where the Python runs one (``below``: the first Python on
     which none does; empty where any does). ``unimported``: ``what`` is a submodule that the
-    release and later ones no longer import, not one deleted."""
+    release and later ones no longer import, not one deleted. ``held``: the installed
+    requirements that exclude ``fixed_in`` (upgrading ``user`` alone breaks them)."""
     uses = (
         f"{what} without importing it, and {dist} {removed_in} and later do not import it"
         if unimported
@@ -5113,7 +5129,9 @@ def release_removed_fix(
                 f"not an older {dist}: no {dist} before {removed_in} runs on Python "
                 f"{below} or later, and this Python is {python}"
             )
-            commands = m.pip_install(f"{user}>={fixed_in}") if user and fixed_in else ()
+            commands = (
+                m.pip_install(f"{user}>={fixed_in}") if user and fixed_in and not held else ()
+            )
         else:
             older = f"or, on a Python before {below}, {older.removeprefix('or ')}"
             if python is None:
@@ -5122,9 +5140,10 @@ def release_removed_fix(
                 # install a release that does not import.
                 commands = m.pip_install(f"{pin};python_version<'{below}'")
     if user and fixed_in:
+        with_held = f", together with what requires an older one ({held})" if held else ""
         text = (
             f"{user}'s code uses {uses}: upgrade {user} to {fixed_in} or later (its first "
-            f"release without it), {older}."
+            f"release without it){with_held}, {older}."
         )
         return Fix(text, commands)
     if user:

@@ -133,11 +133,13 @@ _R_SEARCHED = re.compile(
     r"(?P<list>(?:[ \t]+\S[^\n]{0,400}(?:\n|$)){1,20})"
 )
 #: A Python reticulate provisioned itself: with no Python named, reticulate (py_require, from
-#: 1.41.0: https://rstudio.github.io/reticulate/news/index.html) runs uv with
+#: 1.41.0: https://rstudio.github.io/reticulate/news/index.html) runs the uv it downloaded with
 #: UV_PYTHON_INSTALL_DIR and UV_CACHE_DIR below its own cache folder,
 #: tools::R_user_dir("reticulate", "cache") (~/.cache/R/reticulate on Linux,
 #: ~/Library/Caches/org.R-project.R/R/reticulate on macOS, %LOCALAPPDATA%/R/cache/R/reticulate
-#: on Windows): uv_exec in https://github.com/rstudio/reticulate/blob/main/R/uv.R.
+#: on Windows): uv_get_or_create_env and uv_exec in
+#: https://github.com/rstudio/reticulate/blob/main/R/py_require.R, reticulate_cache_dir in
+#: R/utils.R. A uv of the user's own keeps its own cache, which this does not read.
 _RETICULATE_MANAGED = re.compile(r"[\\/]R[\\/]reticulate[\\/]uv[\\/](?:python|cache)[\\/]")
 
 
@@ -151,7 +153,7 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
     # The list is the R interfaces' own words, printed under their message or alone above
     # the Python exception reticulate relays.
     searched_at = _R_SEARCHED.search(text) if missing else None
-    if searched_at is None:
+    if searched_at is None or _tensorflow_there(evidence):
         return None
     searched = [x.strip() for x in searched_at.group("list").splitlines() if x.strip()]
     calls = list(_R_ENV_CALL.finditer(text))
@@ -174,6 +176,26 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
         + ".",
         causes.notebook.reticulate_env_fix(env, conda, searched),
     )
+
+
+#: A frame in TensorFlow's own package: the Python that ran has TensorFlow.
+_TF_FRAME = re.compile(r"[\\/]tensorflow[\\/]")
+
+
+def _tensorflow_there(evidence: Evidence) -> bool:
+    """The Python exception the R interfaces relay is not TensorFlow missing: they print
+    "Valid installation of TensorFlow not found" and the Pythons searched above whatever
+    ``import("tensorflow")`` raised (tf_config_error_message in
+    https://github.com/rstudio/tensorflow/blob/main/R/package.R), so an exception from
+    TensorFlow's own code, or any other than ``No module named 'tensorflow'``, shows a Python
+    that has TensorFlow and fails to import it."""
+    for tb in evidence.tracebacks:
+        missing = tb.missing_module
+        if missing is None or missing.name != "tensorflow":
+            return True
+        if any(_TF_FRAME.search(frame.path) for frame in tb.frames):
+            return True
+    return False
 
 
 def _reticulate_managed(
