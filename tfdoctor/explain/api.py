@@ -268,6 +268,10 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # Keras' own words, or Keras' frames: other libraries share these names
             # (scikit-learn's subsample, albumentations' border_mode).
             found = _keras1_keyword(knowledge, kwarg)
+        if found is not None and found[1].severity.rank < Severity.ERROR.rank:
+            # The call raised: whatever a rule says of the releases where the keyword is only
+            # ignored with a warning (Keras 3.2+'s Embedding input_length), this one refused it.
+            found = found[0], dataclasses.replace(found[1], severity=Severity.ERROR)
         return found
     layer = _unknown_layer(message, knowledge)
     if layer is not None:
