@@ -938,3 +938,19 @@ def test_the_ptxas_path_xla_names(text: str, path: Optional[str]) -> None:
 )
 def test_the_xla_data_dir_a_log_shows_set(text: str, expected: Optional[str]) -> None:
     assert tflog.xla_data_dir_shown(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "toolkit"),
+    [
+        ("libcudart.so.10.2", True),
+        ("cuBLAS64_11.dll", True),  # Windows names are not case-sensitive
+        ("libnvJitLink.so.12", True),
+        ("libcupti.so.11.8", True),
+        ("libcudnn.so.8", False),  # cuDNN, NCCL and TensorRT are separate downloads
+        ("libnccl.so.2", False),
+        ("libnvinfer.so.8", False),
+    ],
+)
+def test_the_toolkits_own_libraries_are_one_list(name: str, toolkit: bool) -> None:
+    assert tflog.is_toolkit_library(name) is toolkit

@@ -375,6 +375,12 @@ Event = Union[
 # --- what a file name implies --------------------------------------------------------------
 
 
+def is_toolkit_library(filename: str) -> bool:
+    """Whether a library file (``libcudart.so.10.2``, ``cuBLAS64_11.dll``) is one of the CUDA
+    toolkit's own (:data:`TOOLKIT_LIBRARIES`), whatever the case of its name."""
+    return library_of(filename).lower() in _TOOLKIT_LOWER
+
+
 def library_of(filename: str) -> str:
     """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
     stem = re.sub(r"^lib", "", filename.split(".", 1)[0], flags=re.IGNORECASE)
@@ -386,7 +392,16 @@ def library_of(filename: str) -> str:
 # soname version, which follows CUDA's major for the runtime and cuBLAS only (libcudart.so.11.0
 # and libcublas.so.11 ship with every CUDA 11, libcufft.so.10 and libcurand.so.10 with CUDA 11
 # and 12): https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (component versions).
-_TOOLKIT = r"(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)"
+#: The CUDA toolkit's own libraries, by the names library_of gives their files (cuDNN, NCCL and
+#: TensorRT are NVIDIA's separate downloads); the first eight are those whose soname carried
+#: CUDA's version before CUDA 11 (nvJitLink arrived with 12, CUPTI versions its own).
+TOOLKIT_LIBRARIES: Final = (
+    "cudart", "cublas", "cublasLt", "cufft", "curand", "cusolver", "cusparse", "nvrtc",
+    "nvJitLink", "cupti",
+)  # fmt: skip
+_CUDA_VERSIONED = TOOLKIT_LIBRARIES[:8]
+_TOOLKIT_LOWER: Final = frozenset(name.lower() for name in TOOLKIT_LIBRARIES)
+_TOOLKIT = "(?:" + "|".join(_CUDA_VERSIONED) + ")"
 _OLD_SONAME = re.compile(rf"lib{_TOOLKIT}\.so\.(\d+\.\d+)$")
 _MAJOR_SONAME = re.compile(r"lib(?:cudart|cublas|cublasLt)\.so\.(\d+)(?:\.\d+)*$")
 _CUDNN = re.compile(r"(?:libcudnn\w*\.so\.(\d+)|cudnn\w*64_(\d+)\.dll)(?:\.[\d.]*)?$", re.I)
@@ -416,9 +431,7 @@ _WINDOWS_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<digits>\d+)\.dll", re.
 
 #: The libraries whose soname version carries CUDA's (the runtime's and cuBLAS's from CUDA 11 on,
 #: every toolkit library's before), by their lower-case names: _TOOLKIT's.
-_TOOLKIT_NAMES: Final = frozenset(
-    ("cudart", "cublas", "cublaslt", "cufft", "curand", "cusolver", "cusparse", "nvrtc")
-)
+_TOOLKIT_NAMES: Final = frozenset(name.lower() for name in _CUDA_VERSIONED)
 
 
 @record

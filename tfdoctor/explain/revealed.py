@@ -1144,24 +1144,6 @@ def _toolkit_major(evidence: Evidence, text: str) -> Optional[tuple[int, str]]:
     return next(iter(shown.items())) if len(shown) == 1 else None
 
 
-#: The CUDA toolkit's own libraries among the files tflog reads on the disk (tflog.library_of's
-#: names): cuDNN, NCCL and TensorRT are NVIDIA's separate downloads, not the toolkit's.
-_TOOLKIT_LIBRARIES = frozenset(
-    [
-        "cudart",
-        "cublas",
-        "cublasLt",
-        "cufft",
-        "curand",
-        "cusolver",
-        "cusparse",
-        "nvrtc",
-        "nvJitLink",
-        "cupti",
-    ]
-)
-
-
 #: The signature of a line of ``ls``'s output naming CUDA toolkit library files.
 _LISTING = "cuda-library-listing-shown"
 #: ``ls`` run at a prompt (or behind sudo), with what it was given.
@@ -1190,7 +1172,7 @@ def _toolkit_files_shown(evidence: Evidence) -> list[tflog.LibraryFileShown]:
     return [
         shown
         for _, shown in evidence.logged(tflog.LibraryFileShown)
-        if tflog.library_of(shown.name) in _TOOLKIT_LIBRARIES and not is_installed(shown.path)
+        if tflog.is_toolkit_library(shown.name) and not is_installed(shown.path)
     ]
 
 
