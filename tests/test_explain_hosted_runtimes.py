@@ -319,8 +319,15 @@ def test_pip_replacing_the_images_tensorflow_is_a_warning_with_the_images_fix() 
         _replaced("2.16.1")
         .replace("tensorflow 2.15.0", "tf-nightly 2.17.0.dev20240301")
         .replace("tensorflow-2.15.0", "tf-nightly-2.17.0.dev20240301"),
+        # The image's own build put back, its local label on both sides.
+        _replaced("2.15.0+zzzcolab20240101")
+        .replace("tensorflow 2.15.0\n", "tensorflow 2.15.0+zzzcolab20240101\n")
+        .replace("tensorflow-2.15.0:", "tensorflow-2.15.0+zzzcolab20240101:")
+        .replace(
+            "uninstalled tensorflow-2.15.0\n", "uninstalled tensorflow-2.15.0+zzzcolab20240101\n"
+        ),
     ],
-    ids=["same-release", "no-notebook", "own-nightly"],
+    ids=["same-release", "no-notebook", "own-nightly", "same-build-put-back"],
 )
 def test_a_replacement_that_is_not_the_images_is_not_read_so(text: str) -> None:
     assert finding_of(explained(text), "hosted-tf-replaced") is None

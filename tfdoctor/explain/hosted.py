@@ -661,6 +661,9 @@ def _image_build_removed(
     failure = _after_install_failure(evidence, by_cause, findings)
     installed = _tf_installed_in_log(evidence)
     dist, version = installed if installed is not None else (removed.match.group("dist"), None)
+    if version is not None and "+zzzcolab" in version:
+        # PyPI refuses local version labels (PEP 440): only the image's own wheel has one.
+        return None  # Colab's own build put back: nothing replaced
     shown = f"{dist} {version}" if version else "another TensorFlow"
     said = (
         f"{removed.line}\npip removed the TensorFlow {removed.match.group('version')} "
@@ -702,14 +705,8 @@ def _image_tensorflow_removed(
     said = _image_tf_removed(evidence.first_text)
     dist, version = installed
     image = causes.hosted.hosted_image(notebook)
-    if (
-        image is None
-        or said is None
-        or version is None
-        # A local label (``+zzzcolab...``) names a build of the same release.
-        or said.match["version"].split("+")[0] == version
-    ):
-        return None
+    if image is None or said is None or version is None or _tf_release_replaced(evidence) is None:
+        return None  # the same release put back (a ``+zzzcolab...`` build of it included)
     removed = said.match
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
