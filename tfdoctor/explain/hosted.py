@@ -662,7 +662,8 @@ def _image_build_removed(
     installed = _tf_installed_in_log(evidence)
     dist, version = installed if installed is not None else (removed.match.group("dist"), None)
     if version is not None and "+zzzcolab" in version:
-        # PyPI refuses local version labels (PEP 440): only the image's own wheel has one.
+        # A local version label is not for public indexes (PEP 440; PyPI refuses uploads with
+        # one): only the image's own wheel carries it.
         return None  # Colab's own build put back: nothing replaced
     shown = f"{dist} {version}" if version else "another TensorFlow"
     said = (
