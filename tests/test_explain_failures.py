@@ -1034,6 +1034,34 @@ def test_no_cudnn_after_a_handle_or_memory_failure_keeps_memory_first(before: st
         assert ranked.index("gpu-out-of-memory") < ranked.index("cudnn-version-mismatch")
 
 
+#: A failed BFC allocation as TensorFlow 2.5 and later print it: the size, then the allocator's
+#: own advice on its next line.
+_BFC_FAILED = (
+    "2025-03-01 10:00:00.000001: W external/local_xla/xla/tsl/framework/bfc_allocator.cc:501] "
+    "Allocator (GPU_0_bfc) ran out of memory trying to allocate 96.00MiB (rounded to "
+    "100663296)requested by op model/conv2d_3/Conv2D\n"
+)
+_ASYNC_ADVICE = (
+    "If the cause is memory fragmentation maybe the environment variable "
+    "'TF_GPU_ALLOCATOR=cuda_malloc_async' will improve the situation. \n"
+    "Current allocation summary follows.\n"
+)
+
+
+def test_the_allocators_own_advice_joins_the_out_of_memory_fix() -> None:
+    with_advice = _fix_of(_BFC_FAILED + _ASYNC_ADVICE, "gpu-out-of-memory")
+    assert "TF_GPU_ALLOCATOR=cuda_malloc_async" in with_advice
+    # The usual remedies stay first: the advice is TensorFlow's guess, for fragmented memory.
+    assert with_advice.index("batch size") < with_advice.index("cuda_malloc_async")
+    # Without the line (TensorFlow before 2.5, a paste that cut it) the fix does not name it.
+    assert "cuda_malloc_async" not in _fix_of(_BFC_FAILED, "gpu-out-of-memory")
+
+
+def test_the_advice_alone_reads_as_the_failed_allocation_it_follows() -> None:
+    found = _only(_explain(_ASYNC_ADVICE), "gpu-out-of-memory")
+    assert found.severity is Severity.ERROR
+
+
 def test_each_candidate_says_what_tells_it_apart() -> None:
     fix = causes.runtime.gpu_library_init_fix(Machine(Facts("", ""), None))
     assert "`nvidia-smi` shows the memory in use" in fix.text

@@ -402,11 +402,14 @@ def gpu_memory_fix(
     rocm: bool = False,
     reading: Optional[tuple[str, str]] = None,
     failed: str = "TensorFlow",
+    async_suggested: bool = False,
 ) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
     ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
     (``reading``: ``taken``, ``never-fits`` or ``shared``, and the words that show it;
-    ``failed``: the framework whose allocation failed, where another shares the GPU)."""
+    ``failed``: the framework whose allocation failed, where another shares the GPU;
+    ``async_suggested``: the log shows TensorFlow's own advice of CUDA's stream-ordered
+    allocator, which then joins the remedies)."""
     smi = "rocm-smi" if rocm else "nvidia-smi"
     growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
     if reading is not None and reading[0] == "shared":
@@ -441,9 +444,22 @@ def gpu_memory_fix(
             "other memory cannot make it fit.",
             (smi,),
         )
+    # The BFC allocator prints its advice after every failed allocation (tsl/framework/
+    # bfc_allocator.cc, AllocateRawInternal); it holds where the free memory is in pieces
+    # none of which fits the request, which a smaller batch also answers. CUDA's allocator
+    # (cudaMallocAsync, CUDA 11.2 and later) replaces the BFC one and its memory growth.
+    also = (
+        " Or, as TensorFlow's own message suggests where the free memory is in pieces too "
+        "small for the request, set TF_GPU_ALLOCATOR=cuda_malloc_async before TensorFlow "
+        "starts: CUDA's stream-ordered allocator (CUDA 11.2 and later) then takes the BFC "
+        "allocator's place, memory growth included."
+        if async_suggested and not rocm
+        else ""
+    )
     return Fix(
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
-        "memory instead of mapping it all at start, and check no other process holds the GPU.",
+        "memory instead of mapping it all at start, and check no other process holds the GPU."
+        + also,
         (*growth, smi),
     )
 

@@ -952,7 +952,11 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
             failed = "PyTorch"
         elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
             failed = "JAX"
-    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading, failed)
+    # TensorFlow's own advice after a failed BFC allocation (2.5 and later print it).
+    suggested = any(h.signature.id == "bfc-async-allocator-suggested" for h in hits)
+    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(
+        m, rocm, reading, failed, suggested
+    )
 
 
 def _memory_free_at_start(r: Revealed) -> str:
