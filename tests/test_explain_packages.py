@@ -355,6 +355,77 @@ def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf
     assert all(x.cause != "tf-keras-missing" for x in _explain(text).findings)
 
 
+#: Keras 3's refusal of a layer of a library the catalogue does not know, as Sequential.add
+#: raises it: the object's class printed twice (``<... object at 0x...>`` and its type).
+_FOREIGN_REFUSAL = (
+    "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. "
+    "Received: <{0} object at 0x7f3a21c0e4d0> (of type <class '{0}'>)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "cls", ["binarynets.layers.QuantDense", "mylib.models.Encoder", "__main__.AttentionLayer"]
+)
+def test_keras3_refusing_an_unknown_librarys_layer_ranks_both_kerases(cls: str) -> None:
+    # Either the library builds on Keras 2 and only Keras 3 is there (tf-keras), or tf.keras
+    # is Keras 2 already and the model is the standalone package's: both, the first leading,
+    # each with its own fix, at warning, as the log does not tell them apart.
+    report = _explain(_FOREIGN_REFUSAL.format(cls))
+    lead = _one(report, "tf-keras-missing")
+    other = _one(report, "keras-standalone-mixed-with-tf-keras")
+    assert lead.severity is other.severity is Severity.WARNING
+    assert report.findings.index(lead) < report.findings.index(other)
+    assert "TF_USE_LEGACY_KERAS" in _fix(lead)
+    assert "tf.keras" in _fix(other) and other.summary.startswith("Or:")
+
+
+def test_keras3_refusing_a_layer_with_legacy_keras_set_is_the_mix_of_two_kerases() -> None:
+    # TF_USE_LEGACY_KERAS=1 shown: tf.keras is Keras 2 already, so installing tf-keras is no
+    # answer; the model must come from the Keras the layer is built on.
+    facts = f.facts(environment={"TF_USE_LEGACY_KERAS": "1"})
+    report = explained(_FOREIGN_REFUSAL.format("binarynets.layers.QuantDense"), facts)
+    finding = _one(report, "keras-standalone-mixed-with-tf-keras")
+    assert finding.severity is Severity.ERROR
+    assert not [x for x in report.findings if x.cause == "tf-keras-missing"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "mixed"),
+    [
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\n', True),
+        ("export TF_USE_LEGACY_KERAS=True\n", True),
+        # TensorFlow takes only "true", "True" and "1": this leaves Keras 3 as tf.keras.
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "yes"\n', False),
+    ],
+)
+def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(
+    setting: str, mixed: bool
+) -> None:
+    report = _explain(setting + _FOREIGN_REFUSAL.format("binarynets.layers.QuantDense"))
+    causes = [x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    if mixed:
+        assert causes == ["keras-standalone-mixed-with-tf-keras"]
+        assert report.findings[0].severity is Severity.ERROR
+    else:
+        assert causes == ["tf-keras-missing", "keras-standalone-mixed-with-tf-keras"]
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [
+        "keras.src.layers.core.dense.Dense",  # Keras' own: not another Keras's
+        "keras_hub.src.models.bert.bert_backbone.BertBackbone",  # built on Keras 3
+        "numpy.ndarray",
+        "torch.nn.modules.linear.Linear",
+        "mylib.utils.Config",  # no word of a layer or a model
+    ],
+)
+def test_keras3_refusing_what_is_no_other_kerass_layer_names_no_keras_mix(cls: str) -> None:
+    report = _explain(_FOREIGN_REFUSAL.format(cls))
+    causes = {x.cause for x in report.findings}
+    assert not causes & {"tf-keras-missing", "keras-standalone-mixed-with-tf-keras"}
+
+
 # --- versions a session echoed, and the companion fitted to them --------------------------------
 
 

@@ -11,6 +11,7 @@ inference about why.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Optional
@@ -238,17 +239,34 @@ def unix_prompts(text: str) -> Iterator[re.Match[str]]:
     return _UNIX_PROMPT.finditer(text)
 
 
-#: CUDA_VISIBLE_DEVICES set where the log shows it: a shell's assignment (``export X=2``,
-#: ``X=2 python ...``, IPython's ``%env X=2``) or Python's (``os.environ["X"] = "2"``). CUDA lists
-#: only the devices of the indices named, up to the first invalid one, and none for ``-1`` or an
-#: empty value (the CUDA C++ Programming Guide, "CUDA Environment Variables").
-_VISIBLE_SET = re.compile(
-    # "=" and not "==" (a comparison reads the variable); the whole value, quoted or up to the
-    # end of the word (a value read from another variable, "$X" or ${X}, is not shown); GPU
-    # UUIDs (GPU-8932f937-...) whole.
-    r"\bCUDA_VISIBLE_DEVICES(?:['\"]\])?[ \t]*=(?!=)[ \t]*"
+#: An environment variable set where the log shows it: a shell's assignment (``export X=2``,
+#: ``X=2 python ...``, IPython's ``%env X=2``) or Python's (``os.environ["X"] = "2"``), by the
+#: variable's name. "=" and not "==" (a comparison reads the variable); the whole value, quoted
+#: or up to the end of the word (a value read from another variable, "$X" or ${X}, is not
+#: shown); GPU UUIDs (GPU-8932f937-...) whole.
+_ASSIGNMENT = (
+    r"\b{name}(?:['\"]\])?[ \t]*=(?!=)[ \t]*"
     r"(?:(?P<quote>['\"])(?P<quoted>-?[\w,-]*)(?P=quote)|(?P<value>-?[\w,-]*)(?![^\s;&|)]))"
 )
+
+
+@functools.lru_cache(maxsize=8)
+def _assignment(name: str) -> re.Pattern[str]:
+    return re.compile(_ASSIGNMENT.format(name=re.escape(name)))
+
+
+def variable_set(text: str, name: str) -> Optional[str]:
+    """The value environment variable ``name`` is set to where ``text`` shows it set ('' for an
+    empty one); None where it is not set in it, or only echoed (``X=$X``)."""
+    # The pattern opens with a word boundary, which keeps the engine from looking for the
+    # name as a literal: it would try every place of a long head. The name's own search says
+    # first whether it is there at all (a block's shapes answer, where the text is a block's).
+    if name not in text:
+        return None
+    match = _assignment(name).search(text)
+    if match is None:
+        return None
+    return match.group("quoted") if match.group("quote") else match.group("value")
 
 
 def visible_hides_gpus(value: Optional[str]) -> bool:
@@ -259,17 +277,10 @@ def visible_hides_gpus(value: Optional[str]) -> bool:
 
 
 def visible_devices_set(text: str) -> Optional[str]:
-    """The value CUDA_VISIBLE_DEVICES is set to where ``text`` shows it set ('' for an empty
-    one); None where it is not set in it, or only echoed (``X=$X``)."""
-    # The pattern opens with a word boundary, which keeps the engine from looking for the
-    # name as a literal: it would try every place of a long head. The name's own search says
-    # first whether it is there at all (a block's shapes answer, where the text is a block's).
-    if "CUDA_VISIBLE_DEVICES" not in text:
-        return None
-    match = _VISIBLE_SET.search(text)
-    if match is None:
-        return None
-    return match.group("quoted") if match.group("quote") else match.group("value")
+    """The value CUDA_VISIBLE_DEVICES is set to where ``text`` shows it set (:func:`variable_set`).
+    CUDA lists only the devices of the indices named, up to the first invalid one, and none for
+    ``-1`` or an empty value (the CUDA C++ Programming Guide, "CUDA Environment Variables")."""
+    return variable_set(text, "CUDA_VISIBLE_DEVICES")
 
 
 #: op_kernel.cc's kernel look-up (CreateOpKernel, FindKernelDef) where the op has a kernel for

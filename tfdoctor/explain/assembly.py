@@ -925,6 +925,8 @@ def explain(
         logged=_logged(evidence),
         conda_rows=evidence.conda_rows,
         scripts=python_scripts(evidence.first_text),
+        # TensorFlow compares the value with exactly these (Machine.legacy_keras).
+        legacy_keras=evidence.legacy_keras_set in ("true", "True", "1"),
         signed=[
             line
             for hits in by_cause.values()

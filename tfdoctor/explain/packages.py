@@ -185,6 +185,7 @@ def package_findings(
     logged: Optional[Mapping[str, str]] = None,
     conda_rows: Sequence[CondaRow] = (),
     scripts: Sequence[str] = (),
+    legacy_keras: bool = False,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -195,7 +196,8 @@ def package_findings(
     a failure as an exception is; ``logged``: the log's words for the work done after each
     exception the run went on after, by the exception's place, :meth:`Traceback.where`;
     ``conda_rows``: the rows a pasted ``conda list`` shows; ``scripts``: the program files
-    its shell lines run Python on)."""
+    its shell lines run Python on; ``legacy_keras``: the log shows TF_USE_LEGACY_KERAS set to a
+    value TensorFlow takes)."""
     out: dict[str, Finding] = {}
     # Where TensorFlow's own range on a name is one side of the clash, two other packages'
     # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
@@ -236,6 +238,7 @@ def package_findings(
         _listed_kerases(listed or {}, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
+        *(f for tb in tracebacks for f in _foreign_layer_findings(tb, m, legacy_keras)),
         *(_keras_stacks(tb, m) for tb in tracebacks),
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
@@ -2172,6 +2175,91 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
             causes.software.tf_keras_missing_fix(m),
         )
     return None
+
+
+#: Import packages whose layers and models are Keras 3's own or no layers at all: Keras 3
+#: refusing one of theirs is no second Keras (KerasHub, KerasCV and KerasNLP build on Keras 3;
+#: an array or another framework's module handed to a model is the code's own slip).
+_NOT_FOREIGN_LAYERS = frozenset(
+    {"keras", "builtins", "tensorflow", "numpy", "pandas", "torch", "jax", "jaxlib", "flax"}
+)
+#: Words of a printed class that say it is a layer or a model (``larq.layers.QuantConv3D``,
+#: ``mylib.models.Encoder``, ``__main__.AttentionLayer``).
+_LAYERISH = re.compile(r"(?i)layer|model|keras")
+
+
+def _foreign_layer_findings(tb: Traceback, m: Machine, legacy_shown: bool) -> list[Finding]:
+    """Keras 3 refusing a layer or model of a library the catalogue does not know
+    (``Only instances of `keras.Layer` can be added to a Sequential model. Received:
+    <larq.layers.QuantConv3D object at 0x...>``): the object is another Keras's. Two readings
+    fit the same words, and the log alone seldom tells them apart: the library builds on Keras
+    2 (tf.keras before TensorFlow 2.16, or tf-keras) and the process has only Keras 3, or
+    tf.keras is Keras 2 already (TF_USE_LEGACY_KERAS=1) and the code takes the model from the
+    standalone keras package, Keras 3. The variable, where the machine's environment or the log
+    (``legacy_shown``) shows it set, decides; else the first leads and the second follows as the
+    other candidate."""
+    if not _UNNAMED_REFUSAL.match(tb.message):
+        return []
+    if not (
+        _KERAS3_WORDS.search(tb.message)
+        or any(o.generation == "Keras 3" for o in library_origins(tb))
+    ):
+        return []
+    for match in _PRINTED.finditer(tb.message):
+        qualified = match.group("cls") or match.group("obj") or ""
+        parts = qualified.split(".")
+        top = parts[0]
+        if (
+            len(parts) < 2
+            or top in KERAS2_LIBRARIES
+            or top in _NOT_FOREIGN_LAYERS
+            or top.startswith("keras_")
+            or not _LAYERISH.search(qualified)
+        ):
+            continue
+        said = f"{tb.where}: {tb.type}: {tb.message}"
+        own = top == "__main__"
+        whose = "the code's own class" if own else f"{modules().distribution(top) or top}'s"
+        mixed_fix = causes.software.keras_mixed_fix(None if own else top)
+        if m.legacy_keras or legacy_shown:
+            return [
+                causes.finding(
+                    f"explain.{causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS}",
+                    Severity.ERROR,
+                    causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS,
+                    f"Keras 3 refused {whose} {parts[-1]}: the model is the standalone keras "
+                    "package's while tf.keras is Keras 2",
+                    f"{said}\nTF_USE_LEGACY_KERAS is set, so tf.keras is tf-keras (Keras 2) and "
+                    f"{qualified} is built on it; the model that refused it is Keras 3's.",
+                    mixed_fix,
+                )
+            ]
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_KERAS_MISSING}",
+                Severity.WARNING,
+                causes.software.TF_KERAS_MISSING,
+                f"Keras 3 refused {whose} {parts[-1]}: it is built on Keras 2 (tf-keras), "
+                "not on Keras 3",
+                f"{said}\nKeras 3 accepts only its own layers and models; {qualified} is "
+                "another Keras's. TensorFlow 2.16 and later give Keras 3 as tf.keras, so a "
+                "library written for Keras 2 needs tf-keras with TF_USE_LEGACY_KERAS=1. The "
+                "log does not show which Keras the library builds on: `pip show` of it and its "
+                "requirements tell.",
+                causes.software.tf_keras_missing_fix(m),
+            ),
+            causes.other_candidate(
+                causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS,
+                "the model is built from the standalone keras package (Keras 3) while the "
+                "layer is a tf.keras one of Keras 2",
+                f"{said}\nWhere TF_USE_LEGACY_KERAS=1 is set (in the code or its environment), "
+                f"tf.keras is tf-keras (Keras 2) and {qualified} builds on it, while `import "
+                "keras` and `from keras.models import Sequential` stay Keras 3: the two do not "
+                "mix. The variable, set or not, tells this reading from the one above.",
+                mixed_fix,
+            ),
+        ]
+    return []
 
 
 # Keras 2's refusal of an object that is not one of its own layers or models (Sequential.add,

@@ -49,6 +49,7 @@ from tfdoctor.evidence.devices import (
     kernel_refused_attrs,
     read_device_listings,
     unix_prompt,
+    variable_set,
     visible_devices_set,
 )
 from tfdoctor.evidence.frozen import frozen_shown
@@ -244,6 +245,9 @@ class Evidence:
     docker_run_without_gpu: Optional[tuple[str, str]] = None
     #: The value CUDA_VISIBLE_DEVICES is set to where the head of the log sets it.
     visible_devices: Optional[str] = None
+    #: The value TF_USE_LEGACY_KERAS is set to where the log's head shows it set (a shell's or
+    #: the code's assignment; :func:`tfdoctor.evidence.devices.variable_set`); None where not.
+    legacy_keras_set: Optional[str] = None
     #: A kernel look-up found a kernel of the op for a device the process registered, and
     #: none that takes the attributes asked (:func:`kernel_refused_attrs`).
     kernel_refused_attrs: bool = False
@@ -818,6 +822,8 @@ def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.docker_run_without_gpu = container_run_without_gpu(head)
     if evidence.visible_devices is None:
         evidence.visible_devices = visible_devices_set(head)
+    if evidence.legacy_keras_set is None:
+        evidence.legacy_keras_set = variable_set(head, "TF_USE_LEGACY_KERAS")
     # Each of its words holds "metal", and no other character matches those letters in any
     # case: shapes that hold no "metal" lower-cased leave the pattern's pass over the head out
     # (no hexadecimal token holds a letter of it: "m", "t" and "l" are none).
