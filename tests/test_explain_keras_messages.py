@@ -16,6 +16,10 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `Keras 3 only supports V3 `.keras` and `.weights.h5` files`: Keras 3.0+ load_weights;
   keras3-behaviour-change.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `Expected a model.weights.h5 or model.weights.npz file.` (new): Keras 3.4+ load_model given a
+  folder with a config.json and no Keras 3 weights file (another Keras's or tool's folder, or
+  weights not downloaded); keras3-behaviour-change, a warning.
+  https://github.com/keras-team/keras/blob/v3.4.0/keras/src/saving/saving_lib.py
 - `A KerasTensor cannot be used as input to a TensorFlow function`: Keras 3.0+;
   keras3-behaviour-change.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/backend/common/keras_tensor.py
@@ -262,6 +266,11 @@ def _causes(text: str) -> set[str]:
             "to trace the layer `call()` in order to build it automatically.",
             "keras3-behaviour-change",
             id="keras3-unbuilt-state",
+        ),
+        pytest.param(
+            "ValueError: Expected a model.weights.h5 or model.weights.npz file.",
+            "keras3-behaviour-change",
+            id="keras3-model-folder-without-weights",
         ),
         pytest.param(
             "AttributeError: `tf.compat.v1.keras` is not available with Keras 3.",
@@ -1220,3 +1229,14 @@ def test_a_tensorflow_before_keras3_is_read_from_the_matrix() -> None:
     assert before_keras3(tf("2.15.1")) and before_keras3(tf("1.15.5"))
     assert not before_keras3(tf("2.16.1")) and not before_keras3(tf("2.21.0"))
     assert not before_keras3(tf("2.15.1", None))  # no matrix: not known
+
+
+def test_keras2_code_under_keras3_is_offered_the_last_tensorflow_whose_tf_keras_is_keras2() -> None:
+    # The matrix's newest line whose keras pin admits no Keras 3, with its wheels' Pythons:
+    # the alternative to tf-keras for code that cannot move.
+    found = explained("ValueError: Expected a model.weights.h5 or model.weights.npz file.\n")
+    (finding,) = [x for x in found.findings if x.cause == "keras3-behaviour-change"]
+    assert finding.severity is Severity.WARNING
+    assert finding.fix is not None
+    assert "the last release whose tf.keras is Keras 2" in finding.fix.text
+    assert "TF_USE_LEGACY_KERAS=1" in finding.fix.text

@@ -14,6 +14,7 @@ from tfdoctor.causes.common import (
     legacy_keras_switch,
     list_file_command,
 )
+from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -136,20 +137,45 @@ CAUSES: Mapping[str, Cause] = dict(
 
 
 def keras3_fix(m: Machine) -> Fix:
-    """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, or migrate."""
+    """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, the last TensorFlow
+    whose tf.keras is Keras 2 (where the matrix is known), or migrate."""
+    last = _last_keras2_release(m)
+    older = f"; or run it on {last};" if last else ","
     spec = m.tf_keras_spec
     if spec is None:
         return Fix(
             f"This code is written for Keras 2: install {TF_KERAS_OF_MINOR} and set "
-            "TF_USE_LEGACY_KERAS=1 (before TensorFlow is imported), or migrate it to Keras 3 "
-            "(save models as `.keras`).",
+            f"TF_USE_LEGACY_KERAS=1 (before TensorFlow is imported){older} or migrate it to "
+            "Keras 3 (save models as `.keras`).",
             (*m.pip("show tensorflow"), *legacy_keras_switch(m)),
         )
     return Fix(
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
-        "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
+        f"(before TensorFlow is imported){older} or migrate it to Keras 3 (save models as "
+        "`.keras`).",
         (*companion_install(m, spec), *legacy_keras_switch(m)),
     )
+
+
+def _last_keras2_release(m: Machine) -> str:
+    """The words for the newest TensorFlow line whose tf.keras is Keras 2 (the matrix's
+    newest line whose keras pin admits no Keras 3: 2.15), with the Pythons its wheels are
+    for; empty where the matrix is not known."""
+    if m.matrix is None:
+        return ""
+    line = next(
+        (x for x in m.matrix.releases if x.pins.keras and not keras3_serves_tf_keras(x)), None
+    )
+    if line is None:
+        return ""
+    pythons = sorted({py for pys in line.python.values() for py in pys}, key=version_key)
+    where = (
+        f" (in a new virtual environment of Python {pythons[0]} to {pythons[-1]}, which its "
+        "wheels are for)"
+        if pythons
+        else ""
+    )
+    return f"TensorFlow {line.line}, the last release whose tf.keras is Keras 2{where}"
 
 
 def keras3_loss_scale_fix(m: Machine) -> Fix:
