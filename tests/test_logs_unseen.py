@@ -144,9 +144,10 @@ def test_there_are_batches_of_both_kinds() -> None:
     batches = {b.name: {_load(p)["cause"] for p in _cases(b)} for b in BATCHES}
     excused = frozenset(b.name for b in BATCHES if _load(b / "batch.json").get("no_benign_because"))
     assert batches and one_kind_batches(batches, excused) == []
-    # Excused batches are few (batch-2026-13o, batch-2026-14c, batch-2026-21g, batch-2026-24d):
-    # the rule stands for the others.
-    assert len(excused) <= 4
+    # Excused batches are few, at most one in twenty (from 2026-12-07 most confirmed threads of
+    # harmless output within the search's reach are cases already): the rule stands for the
+    # others.
+    assert len(excused) * 20 <= len(batches)
     # Planted: a batch of benign logs only, and one of failures only; an excuse covers only
     # the missing benign log.
     assert one_kind_batches({"noise": {"benign"}, "failures": {"numpy-abi"}}) == [
