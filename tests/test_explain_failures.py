@@ -26,6 +26,7 @@ from tfdoctor.evidence.traceback import (
     egg_release,
     egg_releases,
     installed_package,
+    loose_frames,
     origin_of,
     path_hints,
     read_tracebacks,
@@ -1574,3 +1575,14 @@ def test_no_cudnn_after_its_library_failed_to_load_makes_no_version_claim() -> N
     found = _explain(log).findings
     assert not any(x.cause == "cudnn-version-mismatch" for x in found)
     assert any(x.cause == "cuda-libs-missing" for x in found)
+
+
+def test_frames_without_a_header_are_read_in_order_up_to_the_limit() -> None:
+    text = "".join(
+        f'  File "/srv/venv/lib/python3.11/site-packages/pkg/m{i}.py", line {i}, in f{i}\n'
+        f"    step{i}()\n"
+        for i in range(1, 6)
+    )
+    frames = loose_frames(text, limit=3)
+    assert [f.path.rsplit("/", 1)[1] for f in frames] == ["m1.py", "m2.py", "m3.py"]
+    assert [f.line for f in frames] == [1, 2, 3]

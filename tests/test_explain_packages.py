@@ -426,6 +426,56 @@ def test_keras3_refusing_what_is_no_other_kerass_layer_names_no_keras_mix(cls: s
     assert not causes & {"tf-keras-missing", "keras-standalone-mixed-with-tf-keras"}
 
 
+#: A Transformers TensorFlow model built by Keras 3's layer machinery, as frames show it.
+_TF_MODEL_ON_KERAS3 = (
+    '  File "/srv/venv/lib/python3.11/site-packages/transformers/modeling_tf_utils.py", line 2901,'
+    " in from_pretrained\n"
+    "    model.build_in_name_scope()\n"
+    '  File "/srv/venv/lib/python3.11/site-packages/keras/src/layers/layer.py", line 226, in '
+    "build_wrapper\n"
+    "    original_build_method(*args, **kwargs)\n"
+    '  File "/srv/venv/lib/python3.11/site-packages/transformers/models/bert/modeling_tf_bert.py",'
+    " line 1180, in build\n"
+    "    if self.built:\n"
+)
+
+
+def test_keras2_code_run_by_keras3_in_a_failed_traceback_asks_for_tf_keras() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/embed.py", line 4, in <module>\n'
+        '    model = TFBertModel.from_pretrained("bert-base-uncased")\n'
+        + _TF_MODEL_ON_KERAS3
+        + "AttributeError: 'TFBertMainLayer' object has no attribute 'built'\n"
+    )
+    finding = _one(_explain(text), "tf-keras-missing")
+    assert finding.severity is Severity.ERROR
+    assert "tf-keras" in _fix(finding) and "TF_USE_LEGACY_KERAS" in _fix(finding)
+
+
+def test_keras2_code_run_by_keras3_in_frames_cut_before_the_error_is_a_warning() -> None:
+    # The paste starts and stops inside the traceback: no exception shows what failed.
+    finding = _one(_explain(_TF_MODEL_ON_KERAS3), "tf-keras-missing")
+    assert finding.severity is Severity.WARNING
+    assert "stops before the exception" in finding.detail
+
+
+@pytest.mark.parametrize(
+    "keras_frame",
+    [
+        # Keras 2.13-2.15 keep their modules under keras/src too: not Keras 3.
+        "/srv/venv/lib/python3.11/site-packages/keras/src/engine/base_layer.py",
+        # tf-keras is the Keras 2 the code wants.
+        "/srv/venv/lib/python3.11/site-packages/tf_keras/src/engine/base_layer.py",
+    ],
+)
+def test_keras2_code_beside_keras2_frames_is_no_keras3_reading(keras_frame: str) -> None:
+    text = _TF_MODEL_ON_KERAS3.replace(
+        "/srv/venv/lib/python3.11/site-packages/keras/src/layers/layer.py", keras_frame
+    )
+    assert all(x.cause != "tf-keras-missing" for x in _explain(text).findings)
+
+
 # --- versions a session echoed, and the companion fitted to them --------------------------------
 
 

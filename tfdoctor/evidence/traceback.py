@@ -1424,6 +1424,18 @@ def _raised_words(text: str, start: int) -> str:
     return "".join(words).strip()
 
 
+def loose_frames(text: str, limit: int = MAX_FRAMES) -> list[Frame]:
+    """The frames ``text`` shows, in order, whether or not a traceback's header is above them
+    (a paste that starts inside a traceback and stops before its exception), at most
+    ``limit``."""
+    out = []
+    for match in _FRAME.finditer(text):
+        out.append(_frame(match, text))
+        if len(out) >= limit:
+            break
+    return out
+
+
 def _frame(match: re.Match[str], text: str) -> Frame:
     path = match.group("path") or match.group("ipath") or match.group("opath") or ""
     path = path or match.group("lpath") or match.group("cpath") or match.group("ppath") or ""

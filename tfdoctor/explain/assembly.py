@@ -16,6 +16,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
     cut_import,
+    loose_frames,
     path_hints,
     python_scripts,
 )
@@ -927,6 +928,8 @@ def explain(
         scripts=python_scripts(evidence.first_text),
         # TensorFlow compares the value with exactly these (Machine.legacy_keras).
         legacy_keras=evidence.legacy_keras_set in ("true", "True", "1"),
+        # Frames of a paste cut before its exception, where no traceback was read.
+        loose=() if evidence.tracebacks else loose_frames(evidence.first_text),
         signed=[
             line
             for hits in by_cause.values()

@@ -47,6 +47,7 @@ from tfdoctor.evidence.traceback import (
     egg_release,
     entered_package,
     failing_package,
+    failures,
     imported_package,
     installed_package,
     keras_own_missing,
@@ -186,6 +187,7 @@ def package_findings(
     conda_rows: Sequence[CondaRow] = (),
     scripts: Sequence[str] = (),
     legacy_keras: bool = False,
+    loose: Sequence[Frame] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -197,7 +199,8 @@ def package_findings(
     exception the run went on after, by the exception's place, :meth:`Traceback.where`;
     ``conda_rows``: the rows a pasted ``conda list`` shows; ``scripts``: the program files
     its shell lines run Python on; ``legacy_keras``: the log shows TF_USE_LEGACY_KERAS set to a
-    value TensorFlow takes)."""
+    value TensorFlow takes; ``loose``: frames the log shows outside any traceback read, a paste
+    that starts inside one and stops before its exception)."""
     out: dict[str, Finding] = {}
     # Where TensorFlow's own range on a name is one side of the clash, two other packages'
     # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
@@ -239,6 +242,7 @@ def package_findings(
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(f for tb in tracebacks for f in _foreign_layer_findings(tb, m, legacy_keras)),
+        keras2_code_on_keras3(tracebacks, loose, m),
         *(_keras_stacks(tb, m) for tb in tracebacks),
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
@@ -2172,6 +2176,53 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
             "TensorFlow 2.16 and later give Keras 3 as tf.keras, which accepts only its own "
             "layers and models; a layer of a library written for Keras 2 (TensorFlow Hub's "
             "KerasLayer, a tf_keras layer) is refused this way.",
+            causes.software.tf_keras_missing_fix(m),
+        )
+    return None
+
+
+#: Files of code written for Keras 2 whatever Keras is installed, as frames name them:
+#: Transformers' TensorFlow models and their base (it imports tf_keras first from 4.38 and,
+#: without it, refuses Keras 3 before any model code runs; earlier releases take tf.keras:
+#: src/transformers/modeling_tf_utils.py), TensorFlow Hub, Addons and Probability's Keras layers
+#: (KERAS2_LIBRARIES). tf_keras itself is not one: its frames beside Keras 3's are two Kerases
+#: in one program, another cause.
+_KERAS2_CODE = re.compile(
+    r"[/\\](?:transformers[/\\](?:models[/\\]\w+[/\\])?(?:modeling_tf_\w+|keras_callbacks"
+    r"|optimization_tf)\.py|tensorflow_hub[/\\]|tensorflow_addons[/\\]"
+    r"|tensorflow_probability[/\\]python[/\\]layers[/\\])"
+)
+
+
+def keras2_code_on_keras3(
+    tracebacks: Sequence[Traceback], loose: Sequence[Frame], m: Machine
+) -> Optional[Finding]:
+    """Code written for Keras 2 (:data:`_KERAS2_CODE`) in the same traceback as Keras 3's own
+    frames (keras/src/ of Keras 3): Keras 3 runs that code, which needs Keras 2 (tf-keras).
+    From the failed traceback, an error; from frames a paste shows without the traceback's
+    end (``loose``), a warning: the failure itself is not shown."""
+    runs = [(tb.frames, tb.where, Severity.ERROR) for tb in failures(tracebacks)]
+    if not runs and loose:
+        runs = [(tuple(loose), "", Severity.WARNING)]
+    for frames, where, severity in runs:
+        keras3 = next((f for f in frames if origin_of(f.path).generation == "Keras 3"), None)
+        code = next((f for f in frames if _KERAS2_CODE.search(f.path)), None)
+        if keras3 is None or code is None:
+            continue
+        said = f"{where}: " if where else ""
+        return causes.finding(
+            f"explain.{causes.software.TF_KERAS_MISSING}",
+            severity,
+            causes.software.TF_KERAS_MISSING,
+            "Keras 3 runs code written for Keras 2 (tf-keras)",
+            f"{said}{code.path}, line {code.line}, is code written for Keras 2, and "
+            f"{keras3.path}, line {keras3.line}, is Keras 3's own: TensorFlow 2.16 and later give "
+            "Keras 3 as tf.keras, and the library's code needs Keras 2, which is tf-keras there."
+            + (
+                ""
+                if severity is Severity.ERROR
+                else " The paste stops before the exception, so what failed is not shown."
+            ),
             causes.software.tf_keras_missing_fix(m),
         )
     return None
