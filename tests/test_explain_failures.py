@@ -1586,3 +1586,54 @@ def test_frames_without_a_header_are_read_in_order_up_to_the_limit() -> None:
     frames = loose_frames(text, limit=3)
     assert [f.path.rsplit("/", 1)[1] for f in frames] == ["m1.py", "m2.py", "m3.py"]
     assert [f.line for f in frames] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("spec", "mistyped"),
+    [
+        ("==0.21.2/", "0.21.2"),
+        ("==0.21.2,", "0.21.2"),
+        ('==0.21.2"', "0.21.2"),
+        ("==0.21.2", None),  # a version: pip's list decides, not this reading
+        ("==0.21.9/", None),  # not a release pip lists
+        (">=0.21/", None),  # not a pin
+    ],
+)
+def test_a_pin_ending_in_what_no_version_holds_is_read_as_its_release(
+    spec: str, mistyped: Optional[str]
+) -> None:
+    line = (
+        f"ERROR: Could not find a version that satisfies the requirement tfx{spec} (from "
+        "versions: 0.21.0, 0.21.1, 0.21.2, 0.22.0)\n"
+    )
+    (refusal,) = read_refusals([line])
+    assert refusal.mistyped_release == mistyped
+
+
+def test_a_mistyped_pin_is_fixed_by_writing_the_release_not_by_another_python() -> None:
+    report = _explain(
+        "ERROR: Could not find a version that satisfies the requirement tfx==0.21.2/ (from -r "
+        "requirements.txt (line 3)) (from versions: 0.21.0, 0.21.1, 0.21.2, 0.22.0)\n"
+        "ERROR: No matching distribution found for tfx==0.21.2/\n"
+    )
+    found = _only(report, "pinned-release-not-published")
+    assert found.fix is not None
+    assert "tfx==0.21.2" in found.fix.commands[0] and "Python" not in found.summary
+    assert not [x for x in report.findings if x.cause == "tf-release-not-for-python"]
+
+
+_PIP_ELSEWHERE = (
+    'docker run --rm -it --entrypoint /bin/bash example/image:1.0 -c "python --version"\n'
+    "Python 3.8.18\n"
+    'docker run --rm -it --entrypoint /bin/bash example/image:1.0 -c "pip --version"\n'
+    "pip 22.0.2 from /usr/lib/python3/dist-packages/pip (python {pip})\n"
+)
+
+
+def test_pip_of_another_python_than_python_is_read_from_their_own_answers() -> None:
+    found = _only(_explain(_PIP_ELSEWHERE.format(pip="3.10")), "package-not-installed")
+    assert found.severity is Severity.WARNING
+    assert found.fix is not None and "python -m pip install" in found.fix.commands[0]
+    # The same Python answering both: nothing to say.
+    same = _explain(_PIP_ELSEWHERE.format(pip="3.8")).findings
+    assert all(x.cause != "package-not-installed" for x in same)

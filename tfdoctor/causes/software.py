@@ -2688,6 +2688,20 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
     )
 
 
+def pip_of_python_fix(pip_python: str, python: str) -> Fix:
+    """The ``pip`` command runs in Python ``pip_python`` while ``python`` is Python
+    ``python``: install with the pip of the Python that runs the code (``python -m pip``),
+    which always installs for the interpreter that runs it; then show it is that one."""
+    return Fix(
+        f"Install with the pip of the Python that runs the code: `python -m pip install ...` "
+        f"in place of `pip install ...` (the `pip` command found first on PATH is Python "
+        f"{pip_python}'s, and `python` is Python {python}). In a Dockerfile, write the "
+        "installs as `python -m pip install` (or make `pip` the same Python's); the last "
+        "command shows the pip `python` uses.",
+        ("python -m pip install PACKAGE", "python -m pip --version"),
+    )
+
+
 def other_python_path_fix(site: str, python: str) -> Fix:
     """Take another Python's site-packages (``site``) off the path of Python ``python``, which
     imported TensorFlow from it, then show whether this Python has a TensorFlow of its own:
@@ -3582,6 +3596,20 @@ def unpublished_pin_fix(
         )
     command = add_command(resolver, f"{dist}=={newest}") if newest else None
     return Fix(text, (command,) if command else (pypi_releases_command(dist),))
+
+
+def mistyped_pin_fix(m: Machine, dist: str, spec: str, release: str) -> Fix:
+    """A requirement ``dist`` ``spec`` (``==0.21.2/``) whose version ends in characters no
+    version holds, where pip's own list shows ``release``: the pin written as that release.
+    pip compares the text after ``==`` with each release and finds none equal; no Python,
+    platform or index changes that."""
+    return Fix(
+        f"The requirement {dist}{spec} names no release: `{spec[2:]}` ends in characters no "
+        f"version number holds (a slip in the requirements or environment file), while pip's "
+        f"own list of {dist} shows {release}. Write the pin as {dist}=={release} where the "
+        "requirement is written, and install again.",
+        m.pip_install(f"{dist}=={release}"),
+    )
 
 
 def set_aside_pin_fix(dist: str, spec: str, resolver: str, reason: str, index: str) -> Fix:

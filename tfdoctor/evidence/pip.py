@@ -70,6 +70,20 @@ class PipRefusal(Record):
         """The listed versions without pre-releases."""
         return tuple(v for v in self.versions if re.fullmatch(r"\d+(?:\.\d+)*", v))
 
+    @property
+    def mistyped_release(self) -> Optional[str]:
+        """The release an ``==`` pin names once the characters no version holds are taken off
+        its end (``==0.21.2/``, ``==2.4.0,``: a slip in a requirements file, which pip matches
+        against nothing), where pip's own list shows that release; else None."""
+        if not self.spec.startswith("==") or requested_version(self.spec) is not None:
+            return None
+        asked = _NOT_IN_VERSION_TAIL.sub("", self.spec[2:].lstrip("="))
+        return asked if asked and asked in self.versions else None
+
+
+#: Characters at a pin's end that no PEP 440 version holds (its letters, digits, dots, "+",
+#: "!", "-" and "_" aside): a path's slash, a list's comma, a quote or a bracket.
+_NOT_IN_VERSION_TAIL = re.compile(r"[^\w.+!*-]+$")
 
 #: Refusals kept per log.
 MAX_REFUSALS = 20

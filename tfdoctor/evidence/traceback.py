@@ -1104,8 +1104,10 @@ def statement_package(tb: Traceback) -> Optional[str]:
 #: A command asking an interpreter its version (after any prompt), and the answer CPython
 #: prints on the next line.
 _VERSION_SHOWN = re.compile(
-    r"(?:^|[\s$#>%])(?P<command>python|py)(?P<suffix>[\d.]{0,5})(?:\.exe)?[ \t]+(?:--version|-V)"
-    r"[ \t]*\r?\n[ \t]*Python (?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*\r?$",
+    # The command may close a quote that wraps it (`docker run IMAGE -c "python --version"`).
+    r"(?:^|[\s$#>%\"'])(?P<command>python|py)(?P<suffix>[\d.]{0,5})(?:\.exe)?[ \t]+"
+    r"(?:--version|-V)[\"']?[ \t]*\r?\n"
+    r"[ \t]*Python (?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*\r?$",
     re.MULTILINE,
 )
 #: An interpreter or pip named for a major Python (python3, pip2, python3.8 -m pip).

@@ -156,6 +156,7 @@ from tfdoctor.explain.wheels import (
     _title,
     _user_site_tensorflow,
     installer_of,
+    pip_of_another_python,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
@@ -1002,6 +1003,7 @@ def explain(
             cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
         ),
         _old_pip_shown(evidence, machine, revealed, findings.values()),
+        pip_of_another_python(evidence, machine),
         _user_site_tensorflow(evidence, machine),
         _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),

@@ -157,7 +157,25 @@ def _windows_wheel_refused(
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
 
 
+def _mistyped_pin(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseId, Fix]]:
+    """A pin whose version ends in characters no version holds, of a release pip lists: the
+    pin is mistyped, whatever the Python or platform."""
+    for refusal in r.pip_refusals:
+        release = refusal.mistyped_release
+        if release:
+            return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.mistyped_pin_fix(
+                m, normalize_name(refusal.dist), refusal.spec, release
+            )
+    return None
+
+
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The cause and fix of pip's (or another resolver's) "no matching distribution": a
+    mistyped pin first (:func:`_mistyped_pin`), then what pip's words show."""
+    return _mistyped_pin(m, r) or _no_wheel_read(m, r, hits)
+
+
+def _no_wheel_read(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
@@ -1618,6 +1636,33 @@ def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[F
 #: The signatures that show pip's own version (`pip --version`, `pip install -v`'s first line,
 #: its upgrade notice).
 _PIP_VERSION_SHOWN = ("pip-version-shown", "pip-version-notice")
+
+
+def pip_of_another_python(evidence: Evidence, m: Machine) -> Optional[Finding]:
+    """``pip --version`` naming the Python it runs in (``(python 3.10)``) beside ``python
+    --version`` answering another release (``Python 3.8.18``), in one log: what ``pip
+    install`` puts in place lands in a Python that ``python`` does not import from (a Docker
+    image whose pip is the system Python's, a PATH that finds another install's pip first)."""
+    hit = evidence.hits.get("pip-version-shown")
+    shown = evidence.python_shown
+    if hit is None or shown is None:
+        return None
+    pips = {g["python_version"] for g in hit.groups if g.get("python_version")}
+    if len(pips) != 1:
+        return None  # no pip's Python read, or several pips: which one installed is not shown
+    (pip_python,) = pips
+    if version_key(pip_python)[:2] == version_key(shown)[:2]:
+        return None
+    where, line = hit.citations[0]
+    return causes.finding(
+        f"explain.{causes.software.PACKAGE_NOT_INSTALLED}",
+        Severity.WARNING,
+        causes.software.PACKAGE_NOT_INSTALLED,
+        f"pip installs for Python {pip_python}, but `python` is Python {shown}",
+        f"{where}: {line}\n`python --version` answers Python {shown}: the packages pip puts in "
+        f"place go to Python {pip_python}'s site-packages, which `python` never imports from.",
+        causes.software.pip_of_python_fix(pip_python, shown),
+    )
 
 
 def _old_pip_shown(
