@@ -1,6 +1,8 @@
 """packages.removed-api: an installed release whose code uses what the installed release of
 another distribution removed (the module table's removed_api_users rows), judged from the
-installed versions alone, on machines written for the test; applying its fix clears it."""
+installed versions alone, on machines written for the test; applying its fix clears it.
+explain's reading of the same removal (setuptools 82's pkg_resources) gives the same fix: the
+user's row where a frame shows the importer, the module's row where none does."""
 
 from __future__ import annotations
 
@@ -11,15 +13,21 @@ from typing import Any
 
 import pytest
 
+from tests.explaining import SIGNATURES, explained
 from tests.facts_cases import read_case
 from tests.planted import planted_error
-from tfdoctor.causes.software import pkg_resources_fix
 from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import facts_from_json
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import load_matrix
-from tfdoctor.modules import MODULES_DATA, ModulesError, modules, parse_modules
+from tfdoctor.modules import (
+    MODULES_DATA,
+    ModulesError,
+    RemovedApiUser,
+    modules,
+    parse_modules,
+)
 
 CHECK = "packages.removed-api"
 #: A machine of the companion set-ups' (no TensorFlow there), its packages replaced per test.
@@ -130,13 +138,128 @@ def test_a_user_row_naming_no_removal_is_refused_at_its_field() -> None:
     assert line > 1 and "removed_api_users" in message.split(":")[0]
 
 
-def test_explains_pkg_resources_fix_names_tensorboards_release_from_the_same_row() -> None:
-    # One home for TensorBoard's first release without pkg_resources: the row check reads.
+#: TensorBoard 2.20's console script failing at start (tensorboard/default.py's import).
+TB_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/venv/bin/tensorboard", line 5, in <module>\n'
+    "    from tensorboard.main import run_main\n"
+    '  File "/srv/venv/lib/python3.12/site-packages/tensorboard/main.py", line 27, in <module>\n'
+    "    from tensorboard import default\n"
+    '  File "/srv/venv/lib/python3.12/site-packages/tensorboard/default.py", line 30, '
+    "in <module>\n"
+    "    import pkg_resources\n"
+    "ModuleNotFoundError: No module named 'pkg_resources'\n"
+)
+#: The exception line alone, and the words quoted in prose: no importer shown.
+BARE = "ModuleNotFoundError: No module named 'pkg_resources'\n"
+PROSE = "Since yesterday tensorboard says No module named 'pkg_resources' and stops.\n"
+
+
+def _removal(text: str, doc: dict[str, Any] | None = None) -> Finding:
+    """explain's one dependency-api-removed finding for ``text`` (on ``doc``'s machine, with
+    check's matrix, where given), asserted to be the only one."""
+    facts = facts_from_json(doc) if doc is not None else None
+    report = explained(text, facts, load_matrix() if doc is not None else None)
+    (found,) = [f for f in report.findings if f.cause == "dependency-api-removed"]
+    assert found.severity is Severity.ERROR and found.fix is not None
+    return found
+
+
+def _tensorboard_row() -> RemovedApiUser:
     (row,) = [u for u in modules().removed_api_users if u.module == "pkg_resources"]
-    line = ".".join(row.fixed_in.split(".")[:2])
-    ctx = CheckContext(facts_from_json(_facts("3.12.3", {"setuptools": "82.0.0"})), load_matrix())
-    m = ctx.machine
-    assert f"TensorBoard {line}, which goes with TensorFlow {line}" in pkg_resources_fix(m).text
+    return row
+
+
+@pytest.mark.parametrize(
+    "text", [TB_TRACEBACK, PROSE + TB_TRACEBACK], ids=["traceback", "quoted-then-traceback"]
+)
+def test_explain_on_tensorboards_traceback_gives_the_tensorboard_rows_fix(text: str) -> None:
+    # One finding (_removal), the traceback's: the words quoted beside it add no second one.
+    row = _tensorboard_row()
+    removed = modules().removed_from_dist["pkg_resources"].removed_in
+    found = _removal(text)
+    assert found.fix is not None
+    assert found.fix.text.startswith("tensorboard's code uses pkg_resources")
+    assert f"upgrade tensorboard to {row.fixed_in} or later" in found.fix.text
+    assert found.fix.commands == (f'pip install "setuptools<{removed}"',)
+    # The log shows no setuptools: the pin also installs one where the environment has none.
+    assert "where the environment has none" in found.fix.text
+    assert set(row.links) <= set(found.links)
+
+
+@pytest.mark.parametrize("text", [BARE, PROSE], ids=["exception-line", "prose"])
+def test_explain_without_the_importer_gives_the_modules_rows_fix(text: str) -> None:
+    row = _tensorboard_row()
+    removed = modules().removed_from_dist["pkg_resources"]
+    found = _removal(text)
+    assert found.fix is not None
+    assert found.fix.text.startswith("The code uses pkg_resources")
+    assert f"use {removed.use} in the code" in found.fix.text
+    # The libraries the table knows to use it are named, as a possibility.
+    assert f"where the code is a package's, upgrade it (tensorboard to {row.fixed_in}" in (
+        found.fix.text
+    )
+    assert found.fix.commands == (f'pip install "setuptools<{removed.removed_in}"',)
+
+
+def test_explain_on_the_users_own_import_names_no_package() -> None:
+    # The frame that imported it is the user's own script: no package to upgrade.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 3, in <module>\n'
+        "    import pkg_resources\n"
+        "ModuleNotFoundError: No module named 'pkg_resources'\n"
+    )
+    found = _removal(text)
+    assert found.fix is not None
+    assert found.fix.text.startswith("The code uses pkg_resources")
+    assert "tensorboard" not in found.fix.text
+
+
+@pytest.mark.parametrize("with_tf", [False, True], ids=["tensorboard-alone", "tf-requires-it"])
+def test_check_and_explain_give_one_fix_for_one_machine(with_tf: bool) -> None:
+    packages = {"tensorboard": "2.20.0", "setuptools": "82.0.1"}
+    doc = _facts("3.12.3", dict(packages, tensorflow="2.20.0") if with_tf else packages)
+    for pkg in doc["packages"]:
+        if pkg["name"] == "tensorflow":
+            # TensorFlow X.Y requires tensorboard~=X.Y.0: the upgrade names it in both.
+            pkg["requires"] = ["tensorboard~=2.20.0"]
+    (checked,) = _found(doc)
+    explained_ = _removal(TB_TRACEBACK, doc)
+    assert checked.fix is not None and explained_.fix is not None
+    assert explained_.fix == checked.fix
+    assert ("tensorflow 2.20.0 requires tensorboard~=2.20.0" in checked.fix.text) is with_tf
+    # setuptools shown installed: nothing said of an environment without one.
+    assert "where the environment has none" not in checked.fix.text
+
+
+def test_explains_fix_applied_clears_checks_finding() -> None:
+    # The property, from explain's side: the pin it gives applied, or the release of
+    # TensorBoard it names, and check judges the machine again: the cause is gone.
+    packages = {"tensorboard": "2.20.0", "setuptools": "82.0.0"}
+    assert len(_found(_facts("3.12.3", packages))) == 1
+    found = _removal(TB_TRACEBACK)
+    assert found.fix is not None
+    (command,) = found.fix.commands
+    bound = re.findall(r'"setuptools<([\d.]+)"', command)[0]
+    below = dict(packages, setuptools=f"{int(bound.split('.')[0]) - 1}.0.0")
+    assert _found(_facts("3.12.3", below)) == []
+    fixed = re.findall(r"upgrade tensorboard to ([\d.]+)", found.fix.text)[0]
+    assert _found(_facts("3.12.3", dict(packages, tensorboard=fixed))) == []
+
+
+def test_every_removal_signature_names_a_whole_module_of_the_table() -> None:
+    # The signature's fix reads its `module` group: a row of the module table, whole.
+    table = modules().removed_from_dist
+    removals = [s for s in SIGNATURES.signatures if s.cause == "dependency-api-removed"]
+    assert removals
+    for sig in removals:
+        assert "module" in sig.pattern.groupindex, sig.id
+        for example in sig.examples:
+            match = sig.pattern.search(example)
+            assert match is not None, (sig.id, example)
+            row = table[match.group("module")]
+            assert not row.names, sig.id
 
 
 def test_a_submodule_no_longer_imported_is_not_called_removed() -> None:

@@ -90,6 +90,10 @@ class RemovedApi(Record):
     #: The names are submodules the release no longer imports, not ones it deleted: a bare
     #: ``import module`` binds them only where something else imported them.
     unimported: bool = False
+    #: The environments that come without the distribution at all ("a virtual environment of
+    #: Python 3.12 or later, or uv's"), where the module is missing without being removed;
+    #: empty where none is known to.
+    absent_from: str = ""
 
 
 @record
@@ -643,6 +647,9 @@ def _removed_from_dist(
             if "python_below" in row.fields
             else "",
             reader.flag(row.fields, "unimported", f"{row.where}.unimported"),
+            reader.required_string(row.fields["absent_from"], f"{row.where}.absent_from")
+            if "absent_from" in row.fields
+            else "",
         )
         for row in _removals(
             reader,
@@ -651,7 +658,7 @@ def _removed_from_dist(
             _RELEASE,
             sources,
             required=("dist",),
-            optional=("python_below", "unimported"),
+            optional=("python_below", "unimported", "absent_from"),
         )
     }
 

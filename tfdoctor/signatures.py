@@ -258,9 +258,12 @@ GROUPS = frozenset(
 #: tfdoctor can name elsewhere; ``windows-tf-install``, a traceback frame in an installed
 #: TensorFlow under a Windows drive's path (``C:\\...\\site-packages\\tensorflow\\``), where
 #: TensorFlow 1's SWIG loader words Windows' refusal of its module as the module missing,
-#: and no line in Windows' own words (the refusal shown: its line reads the reason).
+#: and no line in Windows' own words (the refusal shown: its line reads the reason);
+#: ``outside-traceback``, a line that is no traceback's exception line (words quoted in prose),
+#: where a traceback's reading answers its own, its frames showing whose code raised it.
 NEEDS = frozenset(
     {
+        "outside-traceback",
         "windows-tf-install",
         "not-imported-elsewhere",
         "tfjs-shown",

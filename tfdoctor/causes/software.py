@@ -61,7 +61,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import InstallStep, RemovedApiUser, modules
+from tfdoctor.modules import InstallStep, RemovedApi, RemovedApiUser, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -4940,43 +4940,6 @@ def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_v
     )
 
 
-def _pkg_resources_user(dist: str) -> RemovedApiUser:
-    """The module table's ``removed_api_users`` row of ``dist``'s use of pkg_resources."""
-    (row,) = (
-        u for u in modules().removed_api_users if u.dist == dist and u.module == "pkg_resources"
-    )
-    return row
-
-
-def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
-    """A setuptools that still ships pkg_resources (below the release the module table says
-    removed it): it also installs one where the environment has none. ``importer``: the
-    package whose import needs it, if shown."""
-    removed = modules().removed_from_dist["pkg_resources"].removed_in
-    who = f"{importer} imports" if importer else "The code (or a package it imports) imports"
-    text = (
-        f"{who} pkg_resources, which setuptools {removed} removed: install a setuptools below "
-        f"{removed} into the Python that runs it (this also installs one where the environment "
-        "has none, as a virtual environment of Python 3.12 or uv's have not) and pin it in the "
-        f"requirements or lock (setuptools<{removed})."
-    )
-    if importer is None or importer == "tensorboard":
-        # TensorBoard's first release without it is its removed_api_users row's, one home for
-        # the release; TensorBoard's lines track TensorFlow's (X.Y for X.Y).
-        line = ".".join(_pkg_resources_user("tensorboard").fixed_in.split(".")[:2])
-        text += (
-            f" Where TensorBoard is the importer, TensorBoard {line}, which goes with "
-            f"TensorFlow {line}, no longer imports it (its release notes)."
-        )
-    return Fix(
-        text,
-        (
-            *m.pip_install(f"setuptools<{removed}"),
-            'python -c "import pkg_resources"',
-        ),
-    )
-
-
 def keras_backend_fix(m: Machine, signature: str) -> Fix:
     """A Keras 3 backend older than what Keras' code calls (the module table's
     ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
@@ -5057,11 +5020,19 @@ def keras_backend_release_fix(m: Machine, dist: str) -> Fix:
     )
 
 
-def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
+def removed_api_fix(
+    m: Machine, module: str, name: str, user: str = "", caller_shown: bool = False
+) -> Fix:
     """Code using ``module.name`` (or the module, with ``name`` empty) that a release of its
     distribution removed (the module table's ``removed_from_distribution`` row): the
     replacement in the code, or a release before the removal. ``user``: the library whose
-    code uses it, where a frame shows one."""
+    code uses it, where a frame shows one; its ``removed_api_users`` row, where the table has
+    one, names its first release without the use (:func:`removed_api_user_fix`).
+    ``caller_shown``: a frame shows whose code uses it (``user``'s, or the user's own where
+    empty); where none does, the rows of the libraries known to use it name theirs."""
+    known = removed_api_user(m, module, name, user) if user else None
+    if known is not None:
+        return removed_api_user_fix(m, known)
     row = modules().removed_from_dist[module]
     return release_removed_fix(
         m,
@@ -5072,7 +5043,24 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
         user,
         row.python_below,
         row.unimported,
+        users=()
+        if user or caller_shown
+        else tuple(u for u in modules().removed_api_users if (u.module, u.name) == (module, name)),
+        absent=_absent_from(m, row),
     )
+
+
+def removed_api_user(m: Machine, module: str, name: str, user: str) -> Optional[RemovedApiUser]:
+    """The module table's ``removed_api_users`` row of ``user``'s use of ``module``'s ``name``
+    (the module itself where empty), unless the machine shows ``user`` in a release outside
+    the row's (then the row does not say what that release does); None where none is."""
+    for row in modules().removed_api_users:
+        if (row.dist, row.module, row.name) != (normalize_name(user), module, name):
+            continue
+        pkg = m.facts.package(row.dist)
+        if pkg is None or not pkg.version or spec_contains(pkg.version, row.releases) is not False:
+            return row
+    return None
 
 
 def removed_api_user_fix(m: Machine, user: RemovedApiUser) -> Fix:
@@ -5091,7 +5079,15 @@ def removed_api_user_fix(m: Machine, user: RemovedApiUser) -> Fix:
         unimported=row.unimported,
         fixed_in=user.fixed_in,
         held=_held_below(m, user.dist, user.fixed_in),
+        absent=_absent_from(m, row),
     )
+
+
+def _absent_from(m: Machine, row: RemovedApi) -> str:
+    """The environments that come without ``row``'s distribution at all (its row's
+    ``absent_from``), where the machine does not show the distribution installed: the words
+    that said the module is gone say the same there. Empty where it shows it."""
+    return row.absent_from if m.facts.package(row.dist) is None else ""
 
 
 def _held_below(m: Machine, dist: str, release: str) -> str:
@@ -5132,6 +5128,8 @@ def release_removed_fix(
     unimported: bool = False,
     fixed_in: str = "",
     held: str = "",
+    users: Sequence[RemovedApiUser] = (),
+    absent: str = "",
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
@@ -5139,7 +5137,10 @@ def release_removed_fix(
     ``dist`` before the removal, where the Python runs one (``below``: the first Python on
     which none does; empty where any does). ``unimported``: ``what`` is a submodule that the
     release and later ones no longer import, not one deleted. ``held``: the installed
-    requirements that exclude ``fixed_in`` (upgrading ``user`` alone breaks them)."""
+    requirements that exclude ``fixed_in`` (upgrading ``user`` alone breaks them).
+    ``users``: where no library shows, the rows of those known to use it (their first
+    releases without it). ``absent``: the environments that come without ``dist`` at all,
+    which the pin also serves (empty: none said)."""
     uses = (
         f"{what} without importing it, and {dist} {removed_in} and later do not import it"
         if unimported
@@ -5157,6 +5158,7 @@ def release_removed_fix(
                 f"not an older {dist}: no {dist} before {removed_in} runs on Python "
                 f"{below} or later, and this Python is {python}"
             )
+            absent = ""
             commands = (
                 m.pip_install(f"{user}>={fixed_in}") if user and fixed_in and not held else ()
             )
@@ -5167,6 +5169,10 @@ def release_removed_fix(
                 # ("Ignoring ...: markers ... don't match your environment") where it would
                 # install a release that does not import.
                 commands = m.pip_install(f"{pin};python_version<'{below}'")
+    if absent:
+        # The pin also installs one where the environment has none: there the same words
+        # said the module is missing, not removed.
+        older += f"; that also installs {dist} where the environment has none (as in {absent})"
     if user and fixed_in:
         with_held = f", together with what requires an older one ({held})" if held else ""
         text = (
@@ -5181,7 +5187,11 @@ def release_removed_fix(
             f"uses {use}), {older}."
         )
         return Fix(text, commands)
-    text = f"The code uses {uses}: use {use} in the code, {older}."
+    known = ", ".join(f"{u.dist} to {u.fixed_in} or later" for u in users)
+    upgrade = (
+        f", or, where the code is a package's, upgrade it ({known}: the first release without it)"
+    )
+    text = f"The code uses {uses}: use {use} in the code{upgrade if known else ''}, {older}."
     return Fix(text, commands)
 
 

@@ -146,7 +146,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.cluster.TF_CONFIG_ADDRESS_SCHEME: lambda m: causes.cluster.address_scheme_fix(),
     causes.cluster.DATASET_AUTOSHARD_MISMATCH: lambda m: causes.cluster.autoshard_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
-    causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
     # Colab words it "runtime"; its menu is Runtime > Restart session.
     causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
         "Runtime > Restart session in Colab"
@@ -221,6 +220,12 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.CUDA_LIBS_MISSING: _cuda_libs,
     causes.gpu.CUDA_LIBS_OFF_PATH: _off_path,
     causes.software.TENSORBOARD_DUPLICATE_INSTALL: _tensorboard_duplicate,
+    # The module the words name (its `module` group), fixed from its module table row: the
+    # words alone show no importer (a traceback's frames do, and its reading answers those).
+    causes.software.DEPENDENCY_API_REMOVED: lambda m, r, hits: (
+        causes.software.DEPENDENCY_API_REMOVED,
+        causes.software.removed_api_fix(m, group(hits, "module") or "", ""),
+    ),
     causes.gpu.CUDNN_VERSION_MISMATCH: _cudnn,
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,

@@ -71,7 +71,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     WSL named in the log or the issue form (CUDA's operating-system error is WSL's there);
     ``windows-tf-install`` a frame in an installed TensorFlow under a Windows drive's path
     (:data:`_WINDOWS_TF_FRAME`) and no line in Windows' own words (``windows-words``: the
-    refusal printed, whose reason its own line reads)."""
+    refusal printed, whose reason its own line reads); ``outside-traceback`` no traceback
+    whose exception line is the hit's (that traceback's reading answers it, its frames showing
+    whose code raised it)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -142,6 +144,12 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not imported_elsewhere
         if need == "wsl-shown":
             return evidence.wsl or evidence.stated.wsl
+        if need == "outside-traceback":
+            return not any(
+                tb.message and tb.message in line
+                for tb in evidence.tracebacks
+                for _, line in hit.citations
+            )
         if need == "windows-tf-install":
             # Windows' own words in the log (its "DLL load failed" and the reason): the
             # refusal is shown, not cut, and their line reads it.

@@ -2495,12 +2495,13 @@ def _object_member(tb: Traceback) -> Optional[MissingAttribute]:
 
 def _removed_row(tb: Traceback) -> Optional[tuple[str, str, RemovedApi]]:
     """The module, the name and the ``removed_from_distribution`` row ``tb``'s message reads
-    as (:func:`_module_lacks`; else one that begins with a whole submodule a release
-    removed, in importlib's words: "No module named 'P.a.b'", P.a imported, the name then
-    empty, where the table's row names the module and no names), or None where the table
-    has no row for it. An object's missing attribute (``'Processor' object has no attribute
-    'Init'``, Objects/object.c, opening the message) is looked up as Class.method among every
-    row's names: the message does not name the module."""
+    as (:func:`_module_lacks`; else one that begins with a whole module a release removed,
+    in importlib's words: "No module named 'P.a.b'", P.a imported, or a top-level one, "No
+    module named 'pkg_resources'", the name then empty, where the table's row names the module
+    and no names), or None where the table has no row for it. An object's missing attribute
+    (``'Processor' object has no attribute 'Init'``, Objects/object.c, opening the message)
+    is looked up as Class.method among every row's names: the message does not name the
+    module."""
     table = modules().removed_from_dist
     lacks = _module_lacks(tb.message)
     member = _object_member(tb)
@@ -2511,7 +2512,10 @@ def _removed_row(tb: Traceback) -> Optional[tuple[str, str, RemovedApi]]:
         )
     if lacks is None:
         gone = tb.missing_module
-        if gone is None or not gone.quoted or gone.before or "." not in gone.name:
+        # A top-level module missing may be its distribution not installed at all: the row's
+        # fix, a release before the removal, installs one there too (its absent_from says
+        # where environments come without it).
+        if gone is None or not gone.quoted or gone.before:
             return None
         whole = table.get(gone.name)
         return (gone.name, "", whole) if whole and not whole.names else None
@@ -2647,6 +2651,8 @@ def removed_api_findings(
         # The caller raised it: the innermost installed frame outside the distribution is the
         # library whose code uses the name (none: the user's own code).
         user = _user_of(tb, module.split(".", 1)[0])
+        # A library the module table knows to use it: its row's fix (check's), and sources.
+        known = causes.software.removed_api_user(m, module, name, user) if user else None
         return [
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
@@ -2668,8 +2674,8 @@ def removed_api_findings(
                 ),
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
-                causes.software.removed_api_fix(m, module, name, user),
-                row.links,
+                causes.software.removed_api_fix(m, module, name, user, bool(tb.frames)),
+                (*known.links, *row.links) if known is not None else row.links,
             )
         ]
     return []
