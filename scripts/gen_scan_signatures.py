@@ -32,7 +32,10 @@ listing covers (``scripts/gen_scan_api.py --keras``: ``keras`` 2.6 to 2.15 and e
 (:data:`tfdoctor.scan.api.KERAS_SIGNATURE_STORES`). Keras' classes take most keywords through
 ``**kwargs`` checked by a base class, so there a class's ``**kwargs`` are followed to the base
 ``__init__`` they are handed to, and the keywords a check there writes literally join the row
-(:class:`Resolver`); with ``--wheel``, the listed wheels are the whole store.
+(:class:`Resolver`). The model class's methods users call (:data:`MODEL_METHODS`) are rows
+of its name (``keras.Model.fit``), read from the first def down its method resolution order,
+Keras 3's backend trainer taken as TensorFlow's (:meth:`Resolver.method`). With ``--wheel``,
+the listed wheels are the whole store.
 
 ``--check`` writes nothing and exits 1 when the data file differs from what it would write.
 """
@@ -170,9 +173,13 @@ class Resolver:
     accepted keywords joins the row and ``**`` leaves it. Where the chain cannot be read to such
     a check, ``**`` stays."""
 
-    def __init__(self, sources: Sources, follow_kwargs: bool = False) -> None:
+    def __init__(self, sources: Sources, follow_kwargs: bool = False, backend: str = "") -> None:
         self.sources = sources
         self.follow_kwargs = follow_kwargs
+        #: With a backend (``tensorflow``), a name a module imports once per backend, each in
+        #: a branch of ``if backend.backend() == ...`` (Keras 3's ``Trainer`` in
+        #: keras/src/models/model.py), is that backend's import (:func:`_backend_import`).
+        self.backend = backend
 
     def symbol(self, module: str, name: str, hops: int = 0) -> Optional[tuple[str, ...]]:
         """The parameters of ``name`` as module ``module`` defines or imports it; None where
@@ -204,6 +211,8 @@ class Resolver:
                     if found is not None:
                         return found
             return None
+        if len(bound) != 1 and self.backend:
+            bound = _backend_import(bound, self.backend)
         if len(bound) != 1:
             return None  # defined twice, or defined then rebound: not one def to read
         node = bound[0]
@@ -366,6 +375,80 @@ class Resolver:
                     return (*out, KWARGS)
                 at = keys.index(key, at + 1)
 
+    def method(self, module: str, name: str, method: str) -> Optional[tuple[str, ...]]:
+        """The keywords a call of method ``method`` of class ``name`` (as module ``module``
+        defines or imports it) takes: the parameters of the first def of it down the class's
+        method resolution order and, where it takes ``**kwargs``, the keywords its own check
+        (:func:`_kwargs_check`) or that of the one method of its class it hands them to
+        (``self._validate_compile(optimizer, metrics, **kwargs)``, :func:`_kwargs_passed_on`)
+        accepts, ``**`` where neither refuses the rest. None where the class, or the def,
+        is not read (a base before it not resolved)."""
+        found = self._definition(module, name, 0)
+        if found is None or not isinstance(found[1], ast.ClassDef):
+            return None
+        mro = self._mro(found[0], found[1], 0)
+        func = _method_def(mro, method) if mro is not None else None
+        if mro is None or func is None:
+            return None
+        own = _params(func, method=True)
+        if KWARGS not in own:
+            return own
+        accepted, closed = _kwargs_check(func)
+        out = [p for p in own if p != KWARGS] + list(accepted)
+        handed = _kwargs_passed_on(func)
+        checker = _method_def(mro, handed[0]) if handed is not None and not closed else None
+        if handed is not None and checker is not None:
+            _, count, passed = handed
+            filled = set(_positional(checker)[:count]) | set(passed)
+            out += [p for p in _params(checker, method=True) if p not in filled and p != KWARGS]
+            more, closed = _kwargs_check(checker)
+            out += more
+        return tuple(out) if closed else (*out, KWARGS)
+
+
+def _method_def(
+    mro: list[_Link], name: str
+) -> Optional[Union[ast.FunctionDef, ast.AsyncFunctionDef]]:
+    """The def of method ``name`` Python finds down a method resolution order: the first
+    class's that defines it once; None where a base not read, or a class that defines it more
+    than once (a property's getter and setter), comes first."""
+    for _, link in mro:
+        if link is None:
+            return None
+        defs = _methods(link[1], name)
+        if defs:
+            return defs[0] if len(defs) == 1 else None
+    return None
+
+
+def _kwargs_passed_on(
+    func: Union[ast.FunctionDef, ast.AsyncFunctionDef],
+) -> Optional[tuple[str, int, tuple[str, ...]]]:
+    """(The method, how many positional arguments, the keywords passed) of the one call of a
+    method of the same object a def hands its ``**kwargs`` to (``self._validate_compile(
+    optimizer, metrics, **kwargs)``, keras 2.6.0 to 2.15.0 keras/engine/training.py,
+    Model.compile); None where no such call is, more than one, or one with ``*args``."""
+    kwarg = func.args.kwarg.arg if func.args.kwarg is not None else ""
+    this = func.args.args[0].arg if func.args.args else ""
+    found = []
+    for node in _own_nodes(func):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == this
+            and any(
+                k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg
+                for k in node.keywords
+            )
+        ):
+            continue
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        passed = tuple(k.arg for k in node.keywords if k.arg is not None)
+        found.append((node.func.attr, len(node.args), passed))
+    return found[0] if len(found) == 1 else None
+
 
 #: One entry of a method resolution order: a key naming the class, and (its module, its
 #: class statement), or None for a base the text does not resolve.
@@ -381,6 +464,19 @@ def _call_made_elsewhere(node: ast.ClassDef) -> bool:
     ):
         return True
     return any(k.arg == "metaclass" for k in node.keywords)
+
+
+def _backend_import(bound: list[ast.stmt], backend: str) -> list[ast.stmt]:
+    """Of a name's several bindings, the one import from a module of Keras 3's ``backend``
+    package (``keras.src.backend.tensorflow.trainer``), where every binding is a ``from``
+    import: Keras 3 imports one class per backend under ``if backend.backend() == ...`` and
+    the call runs that backend's (keras-team/keras v3.0.0, keras/src/models/model.py).
+    ``bound`` itself where that is not so."""
+    if not all(isinstance(n, ast.ImportFrom) for n in bound):
+        return bound
+    mark = f".backend.{backend}."
+    picked = [n for n in bound if isinstance(n, ast.ImportFrom) and mark in f".{n.module or ''}."]
+    return picked if len(picked) == 1 else bound
 
 
 def _next_init(mro: list[_Link], at: int) -> int:
@@ -467,8 +563,11 @@ def _kwargs_check(
     to one in the def), which raises ``('Keyword argument not understood:', ...)``; Keras 3's
     ``Layer.__init__`` and ``BaseOptimizer.__init__`` pop literal keywords
     (``kwargs.pop("input_dim", None)``) and then raise on what is left (``if kwargs: raise``);
-    Keras 2's ``OptimizerV2`` refuses each key outside a literal set (:func:`_refused_outside`).
-    A pop whose ``if`` raises is a refusal, not an acceptance."""
+    Keras 2's ``OptimizerV2`` refuses each key outside a literal set (:func:`_refused_outside`),
+    and its ``Model._validate_compile`` the keys outside ``set(kwargs) - {...}``
+    (:func:`_set_outside`) once an ``if`` on the difference raises. A pop whose ``if`` raises,
+    in its test or by the name it was popped into (:func:`_names_tested`), is a refusal, not
+    an acceptance."""
     kwarg = func.args.kwarg.arg if func.args.kwarg is not None else ""
     nodes = _own_nodes(func)
     literals: dict[str, tuple[str, ...]] = {}
@@ -479,9 +578,23 @@ def _kwargs_check(
             if isinstance(target, ast.Name) and words is not None:
                 literals[target.id] = words
     refused: set[int] = set()
+    #: Names whose truth, or whose not being None, an ``if`` that raises tests.
+    tested: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.If) and any(isinstance(n, ast.Raise) for n in node.body):
             refused.update(id(n) for n in ast.walk(node.test))
+            tested.update(_names_tested(node.test))
+    for node in nodes:
+        # ``distribute_arg = kwargs.pop("distribute", None)`` then ``if distribute_arg is not
+        # None: raise`` (keras 2.15.0 keras/src/engine/training.py, Model._validate_compile):
+        # the pop is a refusal as much as one inside the test.
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id in tested
+        ):
+            refused.add(id(node.value))
     accepted: list[str] = []
     closed = False
     for node in nodes:
@@ -523,7 +636,48 @@ def _kwargs_check(
             if words is not None:
                 accepted.extend(words)
                 closed = True
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            words = _set_outside(node.value, kwarg)
+            if words is not None and isinstance(target, ast.Name) and target.id in tested:
+                accepted.extend(words)
+                closed = True
     return tuple(accepted), closed
+
+
+def _names_tested(test: ast.expr) -> list[str]:
+    """The name an ``if`` test is: ``NAME``, or ``NAME is not None``; none for any other."""
+    if isinstance(test, ast.Name):
+        return [test.id]
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return [test.left.id]
+    return []
+
+
+def _set_outside(value: ast.expr, kwarg: str) -> Optional[tuple[str, ...]]:
+    """The literal set of ``set(kwargs) - {...}``, the keys outside which a raise then refuses
+    (keras 2.6.0 to 2.15.0 keras/engine/training.py, Model._validate_compile:
+    ``invalid_kwargs = set(kwargs) - {"sample_weight_mode"}``); None for any other value."""
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Sub)):
+        return None
+    left = value.left
+    if not (
+        isinstance(left, ast.Call)
+        and isinstance(left.func, ast.Name)
+        and left.func.id == "set"
+        and len(left.args) == 1
+        and isinstance(left.args[0], ast.Name)
+        and left.args[0].id == kwarg
+    ):
+        return None
+    return _literal_words(value.right)
 
 
 def _refused_outside(
@@ -634,10 +788,38 @@ def signature_rows(archive: zipfile.ZipFile, version: str) -> list[str]:
     return rows
 
 
+#: The methods users call on a Keras model whose keywords are listed, as rows of the model
+#: class's public name (``keras.Model.fit``): Keras 2's are defined on Model (keras 2.6.0
+#: keras/engine/training.py; the *_generator ones up to 2.15), Keras 3's on Model, its backend's
+#: trainer and the base trainer (keras 3.0.5 keras/src/models/model.py,
+#: keras/src/backend/tensorflow/trainer.py, keras/src/trainers/trainer.py). A method a
+#: release lacks has no row there.
+MODEL_METHODS = (
+    "compile",
+    "evaluate",
+    "evaluate_generator",
+    "fit",
+    "fit_generator",
+    "load_weights",
+    "predict",
+    "predict_generator",
+    "predict_on_batch",
+    "save",
+    "save_weights",
+    "summary",
+    "test_on_batch",
+    "train_on_batch",
+)
+#: The Keras 3 backend whose trainer a model's methods are read from: TensorFlow's, the one
+#: tfdoctor's users run (the methods' parameters are the same in every backend's trainer).
+MODEL_BACKEND = "tensorflow"
+
+
 def keras_signature_rows(archive: zipfile.ZipFile, dist: str, version: str) -> list[str]:
     """``NAME<TAB>params`` for each public callable of Keras distribution ``dist`` (``keras``,
     ``tf-keras``) in its wheel ``archive``, its public names walked as the name listings walk
-    them (``gen_scan_api.keras_rows``), whose parameters the text decides."""
+    them (``gen_scan_api.keras_rows``), whose parameters the text decides; and one row for each
+    of :data:`MODEL_METHODS` the model class (``keras.Model``) has (:meth:`Resolver.method`)."""
     package = dist.replace("-", "_")
     tree = gen_scan_api.WheelTree({package: (archive, version)})
     gen_scan_api.keras_rows(tree, dist)
@@ -653,7 +835,15 @@ def keras_signature_rows(archive: zipfile.ZipFile, dist: str, version: str) -> l
         params = resolver.symbol(module, symbol)
         if params is not None:
             rows.append(f"{public}\t{' '.join(sorted(set(params)))}")
-    return rows
+    model = gen_scan_api.ORIGINS.get(f"{package}.Model", "")
+    if model.startswith(package + "."):
+        methods = Resolver(resolver.sources, follow_kwargs=True, backend=MODEL_BACKEND)
+        module, _, symbol = model.rpartition(".")
+        for method in MODEL_METHODS:
+            params = methods.method(module, symbol, method)
+            if params is not None:
+                rows.append(f"{package}.Model.{method}\t{' '.join(sorted(set(params)))}")
+    return sorted(rows)
 
 
 def keras_download(dist: str, wheel_dir: Path) -> list[Path]:
@@ -688,15 +878,18 @@ def _fetch(pypi: Any, url: str, path: Path) -> Path:
 KERAS_HEAD = (
     "The parameters of each public function and class of one Keras distribution, release by",
     "release (the newest patch of each minor its name listing covers), read with ast from its",
-    "wheels on PyPI. Generated by scripts/gen_scan_signatures.py --keras; do not edit. A row is",
-    "NAME<TAB>the keywords a caller may pass: a class's __init__ parameters and, where it hands",
-    "**kwargs to its base's __init__, the base's, down to the __init__ that checks them (Keras",
-    "2's validate_kwargs with a literal set or a loop refusing each key outside one, Keras 3's",
-    "literal kwargs.pop then `if kwargs: raise`): the keywords it accepts there join the row.",
-    "** where the chain is not read to such a check. A class whose __new__ returns what another",
-    "call built (Model) is left out. `@ LINE` opens a release: the newest in full, each older",
-    "one as the rows that differ from the release above it (+KEY: the row is, -KEY: the row is",
-    "not, ~KEY: parameters in and out).",
+    "wheels on PyPI. Generated by scripts/gen_scan_signatures.py --keras; do not edit. A row",
+    "is NAME<TAB>the keywords a caller may pass: a class's __init__ parameters and, where it",
+    "hands **kwargs to its base's __init__, the base's, down to the __init__ that checks them",
+    "(Keras 2's validate_kwargs with a literal set or a loop refusing each key outside one,",
+    "Keras 3's literal kwargs.pop then `if kwargs: raise`): the keywords it accepts there join",
+    "the row. ** where the chain is not read to such a check. A class whose __new__ returns",
+    "what another call built (Model) is left out; the methods users call on it are rows of",
+    "their own (keras.Model.fit): the first def down its method resolution order (Keras 3's",
+    "trainer the TensorFlow backend's), its **kwargs followed into its own check and into the",
+    "one method of the model it hands them to. `@ LINE` opens a release: the newest in full,",
+    "each older one as the rows that differ from the release above it (+KEY: the row is, -KEY:",
+    "the row is not, ~KEY: parameters in and out).",
 )
 
 

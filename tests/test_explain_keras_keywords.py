@@ -153,3 +153,72 @@ def test_a_dated_keyword_is_not_read_as_a_name_the_keras_package_lacks() -> None
     findings = explained(text).findings
     assert [x for x in findings if "takes `use_cudnn`" in x.detail]
     assert not [x for x in findings if x.cause == "keras-version"]
+
+
+# --- a model's methods (keras.Model.compile, .fit, ... rows of the listings) ------------------
+
+
+def _keras_filtered_log(call: str, message: str, head: str = "") -> str:
+    """The user's call of a model's method and the frame of Keras' traceback filter it passed
+    through (keras/src/utils/traceback_utils.py, which re-raises), then ``message``."""
+    return (
+        f"{head}Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 12, in <module>\n'
+        f"    {call}\n"
+        '  File "/usr/lib/python3.11/site-packages/keras/src/utils/traceback_utils.py", '
+        "line 122, in error_handler\n"
+        "    raise e.with_traceback(filtered_tb) from None\n"
+        f"{message}\n"
+    )
+
+
+def test_a_compile_keyword_keras_3_dropped_is_the_keras_3_change() -> None:
+    # keras 2.6.0 to 2.15.0 keras/engine/training.py: Model._validate_compile pops
+    # experimental_run_tf_function from compile's **kwargs; keras 3.0.5
+    # keras/src/trainers/trainer.py: Trainer.compile takes no **kwargs (read from the wheels).
+    text = _keras_filtered_log(
+        'model.compile(optimizer="adam", loss="mse", experimental_run_tf_function=False)',
+        "TypeError: Trainer.compile() got an unexpected keyword argument "
+        "'experimental_run_tf_function'",
+    )
+    (found,) = [
+        x for x in explained(text).findings if "takes `experimental_run_tf_function`" in x.detail
+    ]
+    assert found.cause == "keras3-behaviour-change" and found.severity.value == "error"
+    assert "`keras.Model.compile` takes" in found.detail and "Keras 2.6 to 2.15" in found.detail
+    assert "`experimental_run_tf_function=`" in fix_text(found)
+    assert "TF_USE_LEGACY_KERAS" in fix_text(found)
+
+
+def test_a_keyword_no_keras_release_took_is_left_unexplained() -> None:
+    # A misspelling: no release's compile takes `optimiser`.
+    text = _keras_filtered_log(
+        'model.compile(optimiser="adam", loss="mse")',
+        "TypeError: Trainer.compile() got an unexpected keyword argument 'optimiser'",
+    )
+    assert not [x for x in explained(text).findings if x.cause]
+
+
+def test_a_bare_fit_with_nothing_keras_about_it_is_not_dated() -> None:
+    # scikit-learn's estimators have fit too; Python before 3.10 prints no class.
+    text = one_frame_log(
+        "TypeError: fit() got an unexpected keyword argument 'validation_batch_size'",
+        "clf.fit(X, y, validation_batch_size=64)",
+    )
+    assert not [x for x in explained(text).findings if "takes `validation_batch_size`" in x.detail]
+    assert not [x for x in explained(text).findings if x.cause]
+
+
+def test_a_bare_method_called_on_a_model_under_keras_frames_is_dated() -> None:
+    # Python 3.9 prints no class; Keras' traceback filter's frame and `model.save_weights(`
+    # say it is a Keras model's, TensorFlow 2.15 that its Keras is 2.15. keras 2.15.0
+    # keras/src/engine/training.py Model.save_weights takes no max_shard_size; keras 3.x's
+    # keras/src/models/model.py takes it from a later release (read from the wheels).
+    text = _keras_filtered_log(
+        'model.save_weights("w.weights.h5", max_shard_size=2)',
+        "TypeError: save_weights() got an unexpected keyword argument 'max_shard_size'",
+        "tensorflow 2.15.1\n",
+    ).replace("python3.11", "python3.9")
+    (found,) = [x for x in explained(text).findings if "takes `max_shard_size`" in x.detail]
+    assert found.cause == "api-removed" and "`keras.Model.save_weights` takes" in found.detail
+    assert "Keras 2.15 is older" in found.detail

@@ -134,6 +134,127 @@ def test_the_generator_writes_one_release_per_keras_wheel(tmp_path: Path) -> Non
     assert (listing.line, listing.keras) == ("9.1", "9.1.2")
 
 
+# Keras 3's shape of a model: the backend's trainer imported under `if backend.backend() ==`,
+# the base trainer's compile, a refusal of what is left of evaluate's **kwargs.
+_MODEL3_FILES = {
+    "keras/__init__.py": "from keras.src.models.model import Model as Model\n",
+    "keras/src/__init__.py": "",
+    "keras/src/models/__init__.py": "",
+    "keras/src/models/model.py": (
+        "from keras.src import backend\n"
+        "from keras.src.trainers import trainer as base_trainer\n"
+        "if backend.backend() == 'tensorflow':\n"
+        "    from keras.src.backend.tensorflow.trainer import TensorFlowTrainer as Trainer\n"
+        "elif backend.backend() == 'jax':\n"
+        "    from keras.src.backend.jax.trainer import JAXTrainer as Trainer\n"
+        "class Model(Trainer, base_trainer.Trainer):\n"
+        "    def __new__(cls, *args, **kwargs):\n"
+        "        return Functional(*args, **kwargs)\n"
+        "    def save(self, filepath, overwrite=True, **kwargs):\n"
+        "        return saving_api.save_model(self, filepath, overwrite, **kwargs)\n"
+    ),
+    "keras/src/trainers/__init__.py": "",
+    "keras/src/trainers/trainer.py": (
+        "class Trainer:\n"
+        "    def compile(self, optimizer='rmsprop', loss=None, jit_compile='auto'):\n"
+        "        pass\n"
+        "    def fit(self, x=None, y=None):\n"
+        "        raise NotImplementedError\n"
+    ),
+    "keras/src/backend/__init__.py": "",
+    "keras/src/backend/tensorflow/__init__.py": "",
+    "keras/src/backend/tensorflow/trainer.py": (
+        "from keras.src.trainers import trainer as base_trainer\n"
+        "class TensorFlowTrainer(base_trainer.Trainer):\n"
+        "    def fit(self, x=None, y=None, epochs=1):\n"
+        "        pass\n"
+        "    def evaluate(self, x=None, y=None, **kwargs):\n"
+        "        cached = kwargs.pop('_use_cached_eval_dataset', False)\n"
+        "        if kwargs:\n"
+        "            raise ValueError(f'Arguments not recognized: {kwargs}')\n"
+    ),
+    "keras/src/backend/jax/__init__.py": "",
+    "keras/src/backend/jax/trainer.py": (
+        "from keras.src.trainers import trainer as base_trainer\n"
+        "class JAXTrainer(base_trainer.Trainer):\n"
+        "    def fit(self, x=None, y=None, jax_only=1):\n"
+        "        pass\n"
+    ),
+    "keras-9.2.0.dist-info/METADATA": "Name: keras\nVersion: 9.2.0\n",
+}
+# Keras 2's shape (2.13 to 2.15 keep it under keras/src/engine/): compile hands **kwargs to
+# another method of the model, which pops some, refuses two (one inside the `if`, one by the
+# name it popped into) and the rest outside a literal set.
+_MODEL2_FILES = {
+    "keras/__init__.py": "from keras.src.engine.training import Model\n",
+    "keras/src/__init__.py": "",
+    "keras/src/engine/__init__.py": "",
+    "keras/src/engine/training.py": (
+        "class Model:\n"
+        "    def compile(self, optimizer='rmsprop', loss=None, **kwargs):\n"
+        "        from_serialized = kwargs.pop('from_serialized', False)\n"
+        "        self._validate_compile(optimizer, **kwargs)\n"
+        "    def _validate_compile(self, optimizer, metrics=None, **kwargs):\n"
+        "        kwargs.pop('experimental_run_tf_function', None)\n"
+        "        if kwargs.pop('target_tensors', None) is not None:\n"
+        "            raise ValueError('target_tensors')\n"
+        "        distribute = kwargs.pop('distribute', None)\n"
+        "        if distribute is not None:\n"
+        "            raise ValueError('distribute')\n"
+        "        invalid_kwargs = set(kwargs) - {'sample_weight_mode'}\n"
+        "        if invalid_kwargs:\n"
+        "            raise TypeError('Invalid keyword argument(s) in `compile`')\n"
+        "    def fit_generator(self, generator, epochs=1):\n"
+        "        pass\n"
+        "    def summary(self, line_length=None, **kwargs):\n"
+        "        self.extra = kwargs\n"
+    ),
+    "keras-9.1.0.dist-info/METADATA": "Name: keras\nVersion: 9.1.0\n",
+}
+
+
+def _model_rows(tmp_path: Path, files: dict[str, str]) -> dict[str, str]:
+    """The generator's rows of a model's methods, from a wheel holding ``files``."""
+    path = tmp_path / "keras-model-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    script = _load_script()
+    with zipfile.ZipFile(path) as archive:
+        rows = script.keras_signature_rows(archive, "keras", "9.2.0")
+    return dict(r.split("\t") for r in rows if ".Model." in r)
+
+
+def test_the_generator_reads_keras_3_model_methods_from_the_tensorflow_trainer(
+    tmp_path: Path,
+) -> None:
+    assert _model_rows(tmp_path, _MODEL3_FILES) == {
+        # The base trainer's, through the TensorFlow trainer that defines none.
+        "keras.Model.compile": "jit_compile loss optimizer",
+        # The TensorFlow trainer's own, not the base's, nor the JAX trainer's.
+        "keras.Model.fit": "epochs x y",
+        # A literal pop, then `if kwargs: raise`: closed.
+        "keras.Model.evaluate": "_use_cached_eval_dataset x y",
+        # **kwargs handed to another module's function: open.
+        "keras.Model.save": "** filepath overwrite",
+    }
+
+
+def test_the_generator_follows_keras_2_compile_to_the_method_that_checks_its_kwargs(
+    tmp_path: Path,
+) -> None:
+    assert _model_rows(tmp_path, _MODEL2_FILES) == {
+        # compile's own pop; that method's parameter the call leaves (metrics), its pop, and
+        # the set the rest must be in; target_tensors and distribute are refused.
+        "keras.Model.compile": (
+            "experimental_run_tf_function from_serialized loss metrics optimizer sample_weight_mode"
+        ),
+        "keras.Model.fit_generator": "epochs generator",
+        # **kwargs kept and never checked: open.
+        "keras.Model.summary": "** line_length",
+    }
+
+
 # --- the shipped files ---------------------------------------------------------------------
 
 

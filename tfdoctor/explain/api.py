@@ -27,7 +27,7 @@ from tfdoctor.evidence.pyerrors import (
     name_asked,
     suggestion,
 )
-from tfdoctor.evidence.refusals import MISSING, keras_layer_refusal, read_refusal
+from tfdoctor.evidence.refusals import KEYWORD, MISSING, PYTHON, keras_layer_refusal, read_refusal
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -3031,6 +3031,95 @@ def _keras_refused_layer(tb: Traceback) -> Optional[tuple[str, str, int]]:
     return f"{root}.layers.{call.group('cls')}", kwarg, major
 
 
+#: The classes whose methods a Keras model's call runs, as Python 3.10+ prints a method's
+#: qualified name: Keras 2's model classes (keras 2.6.0 keras/engine/training.py Model,
+#: functional.py Functional, sequential.py Sequential) and Keras 3's trainers, where fit,
+#: evaluate, predict and the *_on_batch methods are defined (keras 3.0.5
+#: keras/src/backend/{tensorflow,jax,torch}/trainer.py; compile in
+#: keras/src/trainers/trainer.py). The trainers are Keras 3's alone (a bare ``Trainer`` is
+#: asked of compile only, as :data:`_TRAINER_REFUSAL`); the model classes' names are common,
+#: so they are read as Keras' only where the log shows Keras (:func:`_keras_shown`).
+_KERAS3_TRAINERS = frozenset({"TensorFlowTrainer", "JAXTrainer", "TorchTrainer"})
+_KERAS_MODELS = frozenset({"Model", "Functional", "Sequential"})
+#: The model methods Keras 3 defines on its trainers, not on Model (keras 3.0.5
+#: keras/src/trainers/trainer.py, keras/src/backend/tensorflow/trainer.py): a model class's
+#: name printed before one of them (``Model.fit()``) is Keras 2's qualified name.
+_KERAS3_TRAINER_METHODS = frozenset(
+    {"compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch", "predict_on_batch"}
+)
+#: A source line calling a method on an object: ``model.fit(``, ``self.model.compile(``.
+_METHOD_CALL = r"\.{method}\s*\("
+#: A source line that names Keras: an import of it, or a use of ``tf.keras``/``tf_keras``.
+_KERAS_WRITTEN = re.compile(r"\b(?:tf_keras|keras)\b")
+
+
+def _keras_generation(tb: Traceback, m: Machine) -> int:
+    """The Keras major a traceback's frames show (a Keras 3 or Keras 2 file, or TensorFlow's
+    own tf.keras before 2.6: tensorflow/python/keras/), else the Keras the log shows running
+    (:func:`_keras_release_shown`, :func:`_keras3_shown`); 0 where neither does."""
+    for origin in library_origins(tb):
+        if origin.generation:
+            return 3 if origin.generation == "Keras 3" else 2
+        if origin.module.startswith("tensorflow.python.keras."):
+            return 2
+    if _keras3_shown(m):
+        return 3
+    return 2 if _keras_release_shown(m, 2) else 0
+
+
+def _keras_shown(tb: Traceback) -> bool:
+    """Whether a traceback shows Keras: a frame of Keras' own (:func:`_keras_frames`, or
+    TensorFlow's tf.keras before 2.6), or a source line or import statement it prints that
+    names Keras (``import keras``, ``tf.keras.Sequential(``)."""
+    if _keras_frames(tb) or any(
+        o.module.startswith("tensorflow.python.keras.") for o in library_origins(tb)
+    ):
+        return True
+    lines = [f.code for f in tb.frames] + [tb.code, tb.statement, *tb.importers]
+    return any(_KERAS_WRITTEN.search(line) for line in lines if line)
+
+
+def _keras_refused_method(tb: Traceback, m: Machine) -> Optional[tuple[str, str, int]]:
+    """(The public name of a Keras model's method, ``keras.Model.compile``; the keyword; the
+    Keras major that ran it) of Python's refusal of a keyword by a method the Keras listings
+    read on the model class (``TensorFlowTrainer.fit() got an unexpected keyword argument
+    'workers'``, Python 3.10+; ``fit() got ...`` before): the class printed one of Keras 3's
+    trainers (Keras 3), or one of the model classes (:data:`_KERAS_MODELS`) where the log
+    shows Keras (:func:`_keras_shown`, or a Keras or TensorFlow release listed), or none where
+    the traceback shows Keras (:func:`_keras_shown`) and a printed line calls the method on
+    an object (``model.fit(``), never a bare ``fit()`` (scikit-learn's estimators have fit
+    too). The major is the trainers' 3, Keras 2's for a model class printed before a method
+    Keras 3 defines on its trainers, else the one the frames or the log show
+    (:func:`_keras_generation`); None where none is shown. tf-keras' frames name its
+    ``tf_keras.Model``."""
+    refused = read_refusal(_as_printed(tb.message))
+    if refused is None or refused.shape != KEYWORD or refused.speaker != PYTHON:
+        return None
+    owner, method, kwarg = refused.owner, refused.function, refused.argument
+    if not keras_parameters_of(f"keras.Model.{method}"):
+        return None  # no method the listings read on a model
+    if owner in _KERAS3_TRAINERS or (owner == "Trainer" and method == "compile"):
+        return f"keras.Model.{method}", kwarg, 3
+    if owner and owner not in _KERAS_MODELS:
+        return None
+    # A model class's name printed: Keras shown anywhere in the log will do, its release listed
+    # too; a bare method's name: the traceback itself must show Keras.
+    listed = m.facts.package("keras") is not None or m.tf is not None
+    if not (_keras_shown(tb) or (owner and listed)):
+        return None
+    if not owner:
+        call = re.compile(_METHOD_CALL.format(method=re.escape(method)))
+        lines = [f.code for f in tb.frames] + [tb.code]
+        if not any(call.search(line) for line in lines if line):
+            return None
+    words = 2 if owner and method in _KERAS3_TRAINER_METHODS else 0
+    major = words or _keras_generation(tb, m)
+    # tf-keras' own frames: its Model (tf_keras/src/engine/training.py), a Keras 2.
+    tf_keras = any(o.dist == "tf-keras" for o in library_origins(tb))
+    root = "tf_keras" if tf_keras else "keras"
+    return (f"{root}.Model.{method}", kwarg, 2 if tf_keras else major) if major else None
+
+
 def _keras_release_shown(m: Machine, major: int) -> str:
     """The Keras release (``2.15``) the log shows running, of the major the refusal's words
     say: the keras listed, else a TensorFlow of 2.6 to 2.15, whose keras is of its own line
@@ -3053,15 +3142,16 @@ def _keras3_shown(m: Machine) -> bool:
 
 
 def _keras_keyword_by_listing(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
-    """A keyword Keras refused of a layer (:func:`_keras_refused_layer`), dated by the
-    parameters read from each Keras release's wheel (:func:`keras_keyword_releases`) against
-    the Keras the log shows (or, where it shows none, every release of the major whose words
-    refused it): taken only by earlier releases, the keyword left (across Keras 2 and 3, the
-    Keras 3 change; within a major, the release that dropped it); taken only by later ones,
-    the code needs a later Keras. None where the listings do not read the class in the
-    releases that decide, where one of them takes the keyword or keeps ``**kwargs`` open, or
-    where releases on both sides take it."""
-    refused = _keras_refused_layer(tb)
+    """A keyword Keras refused of a layer (:func:`_keras_refused_layer`), or Python of a Keras
+    model's method (:func:`_keras_refused_method`), dated by the parameters read from each
+    Keras release's wheel (:func:`keras_keyword_releases`) against the Keras the log shows
+    (or, where it shows none, every release of the major whose words refused it): taken only
+    by earlier releases, the keyword left (across Keras 2 and 3, the Keras 3 change; within a
+    major, the release that dropped it); taken only by later ones, the code needs a later
+    Keras. None where the listings do not read the class in the releases that decide, where
+    one of them takes the keyword or keeps ``**kwargs`` open, or where releases on both sides
+    take it."""
+    refused = _keras_refused_layer(tb) or _keras_refused_method(tb, m)
     if refused is None:
         return None
     name, kwarg, major = refused
