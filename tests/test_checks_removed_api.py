@@ -287,3 +287,18 @@ def test_an_upgrade_another_installed_release_excludes_names_that_requirement() 
     tf["requires"] = ["tensorboard>=2.20", "numpy>=1.26.0"]
     (found,) = _found(doc)
     assert found.fix is not None and "requires tensorboard" not in found.fix.text
+
+
+def test_a_librarys_own_words_before_the_missing_module_keep_the_signatures_reading() -> None:
+    # The traceback's reading declines a message with words before importlib's; the
+    # signature of the same words then answers it, rather than nothing.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/venv/lib/python3.12/site-packages/mytool/cli.py", line 3, in <module>\n'
+        "    import pkg_resources\n"
+        "ImportError: mytool needs setuptools: No module named 'pkg_resources'\n"
+    )
+    report = explained(text, matrix=load_matrix())
+    assert [x.cause for x in report.findings if x.cause == "dependency-api-removed"] == [
+        "dependency-api-removed"
+    ]

@@ -364,7 +364,7 @@ _FOREIGN_REFUSAL = (
 
 
 @pytest.mark.parametrize(
-    "cls", ["binarynets.layers.QuantDense", "mylib.models.Encoder", "__main__.AttentionLayer"]
+    "cls", ["binarynets.layers.QuantDense", "mylib.layers.Encoder", "__main__.AttentionLayer"]
 )
 def test_keras3_refusing_an_unknown_librarys_layer_ranks_both_kerases(cls: str) -> None:
     # Either the library builds on Keras 2 and only Keras 3 is there (tf-keras), or tf.keras
@@ -417,7 +417,11 @@ def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(
         "keras_hub.src.models.bert.bert_backbone.BertBackbone",  # built on Keras 3
         "numpy.ndarray",
         "torch.nn.modules.linear.Linear",
-        "mylib.utils.Config",  # no word of a layer or a model
+        "mylib.utils.Config",  # no word of a layer
+        # A model of another framework or library: "model" in a name says nothing of Keras.
+        "sklearn.linear_model._logistic.LogisticRegression",
+        "torchvision.models.resnet.ResNet",
+        "transformers.models.bert.modeling_bert.BertModel",
     ],
 )
 def test_keras3_refusing_what_is_no_other_kerass_layer_names_no_keras_mix(cls: str) -> None:
@@ -458,6 +462,14 @@ def test_keras2_code_run_by_keras3_in_frames_cut_before_the_error_is_a_warning()
     finding = _one(_explain(_TF_MODEL_ON_KERAS3), "tf-keras-missing")
     assert finding.severity is Severity.WARNING
     assert "stops before the exception" in finding.detail
+
+
+def test_a_library_frame_outside_its_keras_code_is_no_keras2_code() -> None:
+    # hub.load is TensorFlow's SavedModel loading, not TensorFlow Hub's Keras layer.
+    text = _TF_MODEL_ON_KERAS3.replace(
+        "transformers/modeling_tf_utils.py", "tensorflow_hub/module_v2.py"
+    ).replace("transformers/models/bert/modeling_tf_bert.py", "tensorflow_hub/resolver.py")
+    assert all(x.cause != "tf-keras-missing" for x in _explain(text).findings)
 
 
 @pytest.mark.parametrize(

@@ -145,8 +145,11 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         if need == "wsl-shown":
             return evidence.wsl or evidence.stated.wsl
         if need == "outside-traceback":
+            # The traceback's reading of the same words answers them, where it reads them.
+            from tfdoctor.explain.packages import removed_row_reads  # noqa: PLC0415 - a cycle
+
             return not any(
-                tb.message and tb.message in line
+                tb.message and tb.message in line and removed_row_reads(tb)
                 for tb in evidence.tracebacks
                 for _, line in hit.citations
             )

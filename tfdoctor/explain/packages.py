@@ -2181,16 +2181,25 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
     return None
 
 
-#: Files of code written for Keras 2 whatever Keras is installed, as frames name them:
-#: Transformers' TensorFlow models and their base (it imports tf_keras first from 4.38 and,
-#: without it, refuses Keras 3 before any model code runs; earlier releases take tf.keras:
-#: src/transformers/modeling_tf_utils.py), TensorFlow Hub, Addons and Probability's Keras layers
-#: (KERAS2_LIBRARIES). tf_keras itself is not one: its frames beside Keras 3's are two Kerases
-#: in one program, another cause.
+#: Where the Keras code of each library of :data:`KERAS2_LIBRARIES` lies inside its package,
+#: as frames name its files (TensorFlow Hub's KerasLayer; Addons' Keras objects; Probability's
+#: Keras layers): the rest of those packages is TensorFlow's, whatever Keras runs (hub.load).
+#: tf_keras is not one: its frames beside Keras 3's are two Kerases in one program, another
+#: cause.
+_KERAS2_PARTS: dict[str, str] = {
+    "tensorflow_hub": r"keras_layer\.py",
+    "tensorflow_addons": r"(?:layers|optimizers|losses|metrics|callbacks|rnn)[/\\]",
+    "tensorflow_probability": r"python[/\\]layers[/\\]",
+}
+#: Files of code written for Keras 2 whatever Keras is installed, as frames name them: those
+#: parts, and Transformers' TensorFlow models and their base (it imports tf_keras first from
+#: 4.38 and, without it, refuses Keras 3 before any model code runs; earlier releases take
+#: tf.keras: src/transformers/modeling_tf_utils.py).
 _KERAS2_CODE = re.compile(
     r"[/\\](?:transformers[/\\](?:models[/\\]\w+[/\\])?(?:modeling_tf_\w+|keras_callbacks"
-    r"|optimization_tf)\.py|tensorflow_hub[/\\]|tensorflow_addons[/\\]"
-    r"|tensorflow_probability[/\\]python[/\\]layers[/\\])"
+    r"|optimization_tf)\.py|"
+    + "|".join(f"{top}[/\\\\]{part}" for top, part in _KERAS2_PARTS.items())
+    + ")"
 )
 
 
@@ -2234,9 +2243,10 @@ def keras2_code_on_keras3(
 _NOT_FOREIGN_LAYERS = frozenset(
     {"keras", "builtins", "tensorflow", "numpy", "pandas", "torch", "jax", "jaxlib", "flax"}
 )
-#: Words of a printed class that say it is a layer or a model (``larq.layers.QuantConv3D``,
-#: ``mylib.models.Encoder``, ``__main__.AttentionLayer``).
-_LAYERISH = re.compile(r"(?i)layer|model|keras")
+#: A printed class that says it is a layer: a ``layers`` package on its path
+#: (``larq.layers.QuantConv3D``) or a name ending in Layer (``__main__.AttentionLayer``). A
+#: "model" in a name is no sign (scikit-learn's linear_model, torchvision's models).
+_LAYERISH = re.compile(r"(?:^|\.)layers?\.|Layer$")
 
 
 def _foreign_layer_findings(tb: Traceback, m: Machine, legacy_shown: bool) -> list[Finding]:
@@ -2290,8 +2300,8 @@ def _foreign_layer_findings(tb: Traceback, m: Machine, legacy_shown: bool) -> li
                 f"explain.{causes.software.TF_KERAS_MISSING}",
                 Severity.WARNING,
                 causes.software.TF_KERAS_MISSING,
-                f"Keras 3 refused {whose} {parts[-1]}: it is built on Keras 2 (tf-keras), "
-                "not on Keras 3",
+                f"Keras 3 refused {whose} {parts[-1]}: if it is built on Keras 2, that needs "
+                "tf-keras",
                 f"{said}\nKeras 3 accepts only its own layers and models; {qualified} is "
                 "another Keras's. TensorFlow 2.16 and later give Keras 3 as tf.keras, so a "
                 "library written for Keras 2 needs tf-keras with TF_USE_LEGACY_KERAS=1. The "
@@ -2491,6 +2501,13 @@ def _object_member(tb: Traceback) -> Optional[MissingAttribute]:
     if member is None or member.kind != "object" or member.before:
         return None
     return member if _module_lacks(tb.message) is None else None
+
+
+def removed_row_reads(tb: Traceback) -> bool:
+    """Whether the reading of a removed name (:func:`_removed_row`) answers ``tb``'s message:
+    where it does not (a library's own words before importlib's), a signature of the same
+    words stays the reading."""
+    return _removed_row(tb) is not None
 
 
 def _removed_row(tb: Traceback) -> Optional[tuple[str, str, RemovedApi]]:
