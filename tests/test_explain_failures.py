@@ -1637,3 +1637,32 @@ def test_pip_of_another_python_than_python_is_read_from_their_own_answers() -> N
     # The same Python answering both: nothing to say.
     same = _explain(_PIP_ELSEWHERE.format(pip="3.8")).findings
     assert all(x.cause != "package-not-installed" for x in same)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # pip run as another interpreter's module: not the `pip` command of the shell.
+        "$ python --version\nPython 3.11.4\n$ python3.10 -m pip --version\n"
+        "pip 23.0 from /usr/lib/python3.10/site-packages/pip (python 3.10)\n",
+        # An environment switched between the two answers.
+        "$ python --version\nPython 3.11.4\n$ conda activate other\n(other) $ pip --version\n"
+        "pip 23.0 from /opt/conda/envs/other/lib/python3.10/site-packages/pip (python 3.10)\n",
+        # Another interpreter than the bare `python` asked.
+        "$ python3.11 --version\nPython 3.11.4\n$ pip --version\n"
+        "pip 23.0 from /usr/lib/python3/dist-packages/pip (python 3.10)\n",
+    ],
+)
+def test_pip_and_python_of_other_shells_or_commands_are_no_mismatch(text: str) -> None:
+    assert all(x.cause != "package-not-installed" for x in _explain(text).findings)
+
+
+def test_a_mistyped_pin_beside_another_refusal_leaves_that_one_its_reading() -> None:
+    report = _explain(
+        "ERROR: Could not find a version that satisfies the requirement tfx==0.21.2/ (from "
+        "versions: 0.21.0, 0.21.1, 0.21.2)\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.15.0 "
+        "(from versions: 2.18.0, 2.19.0)\n"
+        "ERROR: No matching distribution found for tensorflow==2.15.0\n"
+    )
+    assert all(x.cause != "pinned-release-not-published" for x in report.findings)

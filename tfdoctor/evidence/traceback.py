@@ -1133,6 +1133,38 @@ def read_python_shown(text: str) -> Optional[str]:
     return version
 
 
+#: A bare ``pip --version`` (or ``-V``, pip3's alike) as a shell runs it: the ``pip`` command
+#: PATH finds first, not ``python -m pip``; then pip's answer, naming the Python it runs in
+#: ("pip 22.0.2 from /usr/lib/python3/dist-packages/pip (python 3.10)").
+_BARE_PIP_SHOWN = re.compile(
+    r"(?:^|[\s$#>%\"'])(?<!-m )pip3?(?:\.exe)?[ \t]+(?:--version|-V)[\"']?[ \t]*\r?\n"
+    r"[ \t]*pip \d+(?:\.\d+)+ from \S[^\n]* \(python (?P<python>\d\.\d+)\)",
+    re.MULTILINE,
+)
+#: What switches a shell to another environment between two commands: an activation (conda's,
+#: a venv's script, virtualenvwrapper's workon, pyenv's shell or local).
+_ENV_SWITCH = re.compile(r"\bactivate\b|\bworkon\b|\bpyenv (?:shell|local|global)\b")
+
+
+def bare_python_and_pip(text: str) -> Optional[tuple[str, str]]:
+    """(``python --version``'s answer, the Python a bare ``pip --version`` names) where
+    ``text`` shows both commands typed bare in one shell (``python``, not ``python3.10``;
+    ``pip``, not ``python -m pip``) with no environment switched between them; else None."""
+    if "--version" not in text and "-V" not in text:
+        return None
+    python = next(
+        (m for m in _VERSION_SHOWN.finditer(text) if m["command"] == "python" and not m["suffix"]),
+        None,
+    )
+    pip = _BARE_PIP_SHOWN.search(text)
+    if python is None or pip is None:
+        return None
+    low, high = sorted((python.start(), pip.start()))
+    if _ENV_SWITCH.search(text, low, high):
+        return None
+    return python["version"], pip["python"]
+
+
 def interpreter_prefix(path: str) -> str:
     """The environment an interpreter belongs to: the folder above ``bin/`` on POSIX; on
     Windows the executable's folder (conda's and python.org's root), or the one above a

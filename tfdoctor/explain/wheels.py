@@ -24,6 +24,7 @@ from tfdoctor.evidence.pip import (
     refusal_requirer,
     requested_version,
 )
+from tfdoctor.evidence.traceback import bare_python_and_pip
 from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
 from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.environments import macos_wheels_only
@@ -159,14 +160,15 @@ def _windows_wheel_refused(
 
 def _mistyped_pin(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseId, Fix]]:
     """A pin whose version ends in characters no version holds, of a release pip lists: the
-    pin is mistyped, whatever the Python or platform."""
-    for refusal in r.pip_refusals:
-        release = refusal.mistyped_release
-        if release:
-            return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.mistyped_pin_fix(
-                m, normalize_name(refusal.dist), refusal.spec, release
-            )
-    return None
+    pin is mistyped, whatever the Python or platform. Only where each refusal the log shows
+    is such a pin: another refusal beside it keeps its own reading."""
+    if not r.pip_refusals or not all(x.mistyped_release for x in r.pip_refusals):
+        return None
+    refusal = r.pip_refusals[0]
+    release = refusal.mistyped_release or ""
+    return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.mistyped_pin_fix(
+        m, normalize_name(refusal.dist), refusal.spec, release
+    )
 
 
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1639,29 +1641,26 @@ _PIP_VERSION_SHOWN = ("pip-version-shown", "pip-version-notice")
 
 
 def pip_of_another_python(evidence: Evidence, m: Machine) -> Optional[Finding]:
-    """``pip --version`` naming the Python it runs in (``(python 3.10)``) beside ``python
-    --version`` answering another release (``Python 3.8.18``), in one log: what ``pip
-    install`` puts in place lands in a Python that ``python`` does not import from (a Docker
-    image whose pip is the system Python's, a PATH that finds another install's pip first)."""
-    hit = evidence.hits.get("pip-version-shown")
-    shown = evidence.python_shown
-    if hit is None or shown is None:
+    """A bare ``pip --version`` naming the Python it runs in (``(python 3.10)``) beside a bare
+    ``python --version`` answering another release (``Python 3.8.18``), in one shell
+    (:func:`bare_python_and_pip`): what ``pip install`` puts in place lands in a Python that
+    ``python`` does not import from (a Docker image whose pip is the system Python's, a PATH
+    that finds another install's pip first)."""
+    shown = bare_python_and_pip(evidence.first_text)
+    if shown is None:
         return None
-    pips = {g["python_version"] for g in hit.groups if g.get("python_version")}
-    if len(pips) != 1:
-        return None  # no pip's Python read, or several pips: which one installed is not shown
-    (pip_python,) = pips
-    if version_key(pip_python)[:2] == version_key(shown)[:2]:
+    python, pip_python = shown
+    if version_key(pip_python)[:2] == version_key(python)[:2]:
         return None
-    where, line = hit.citations[0]
     return causes.finding(
         f"explain.{causes.software.PACKAGE_NOT_INSTALLED}",
         Severity.WARNING,
         causes.software.PACKAGE_NOT_INSTALLED,
-        f"pip installs for Python {pip_python}, but `python` is Python {shown}",
-        f"{where}: {line}\n`python --version` answers Python {shown}: the packages pip puts in "
-        f"place go to Python {pip_python}'s site-packages, which `python` never imports from.",
-        causes.software.pip_of_python_fix(pip_python, shown),
+        f"pip installs for Python {pip_python}, but `python` is Python {python}",
+        f"`pip --version` names Python {pip_python} and `python --version` answers Python "
+        f"{python}, in one shell: the packages `pip install` puts in place go to Python "
+        f"{pip_python}'s site-packages, which `python` never imports from.",
+        causes.software.pip_of_python_fix(pip_python, python),
     )
 
 
