@@ -16,10 +16,10 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `Keras 3 only supports V3 `.keras` and `.weights.h5` files`: Keras 3.0+ load_weights;
   keras3-behaviour-change.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
-- `Expected a model.weights.h5 or model.weights.npz file.` (new): Keras 3.4+ load_model given a
-  folder with a config.json and no Keras 3 weights file (another Keras's or tool's folder, or
-  weights not downloaded); keras3-behaviour-change, a warning.
-  https://github.com/keras-team/keras/blob/v3.4.0/keras/src/saving/saving_lib.py
+- `Expected a model.weights.h5 or model.weights.npz file.` (new): Keras 3 load_model given a
+  `.keras` archive, or (3.4+) a folder with a config.json, without a Keras 3 weights file
+  (another Keras's or tool's, or weights not downloaded); keras3-behaviour-change, a warning.
+  https://github.com/keras-team/keras/blob/v3.3.3/keras/src/saving/saving_lib.py
 - `A KerasTensor cannot be used as input to a TensorFlow function`: Keras 3.0+;
   keras3-behaviour-change.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/backend/common/keras_tensor.py

@@ -217,6 +217,15 @@ def first_keras3_line(matrix: Matrix) -> Optional[TFLine]:
     return min(lines, key=lambda line: version_key(line.line)) if lines else None
 
 
+def last_keras2_line(matrix: Matrix) -> Optional[TFLine]:
+    """The newest line with a final release whose ``tf.keras`` is Keras 2 from the keras
+    package (its keras pin admits no Keras 3: 2.15), the one before :func:`first_keras3_line`."""
+    return next(
+        (line for line in matrix.releases if line.pins.keras and not keras3_serves_tf_keras(line)),
+        None,
+    )
+
+
 def of_tf_keras_only(matrix: Matrix, version: str) -> bool:
     """Whether Keras release ``version`` is one only tf-keras has: a line's tf-keras pin holds
     it and no line's keras pin does (the keras package's Keras 2 ends with TensorFlow 2.15's;

@@ -90,6 +90,9 @@ NIGHTLY_DISTRIBUTIONS = frozenset(
     }
 )
 
+#: The values of TF_USE_LEGACY_KERAS that make tf.keras tf-keras: TensorFlow compares the value
+#: exactly with these (tensorflow/__init__.py and python/util/lazy_loader.py of 2.16-2.21).
+LEGACY_KERAS_VALUES: Final = ("true", "True", "1")
 #: The first pip with ``pip index versions`` (pip's changelog, 21.2).
 PIP_INDEX_VERSIONS: Final = (21, 2)
 #: The first Python the pip of ``PIP_INDEX_VERSIONS`` runs on: pip 21.0 dropped Python 2.7
@@ -833,7 +836,7 @@ class Machine(Record):
         value exactly with "true", "True" and "1" (tensorflow/__init__.py and
         python/util/lazy_loader.py of 2.16-2.21): " 1", "yes" or "TRUE" leave Keras 3 in place."""
         env = self.facts.environment or {}
-        return env.get("TF_USE_LEGACY_KERAS") in ("true", "True", "1")
+        return env.get("TF_USE_LEGACY_KERAS") in LEGACY_KERAS_VALUES
 
     @functools.cached_property
     def keras3_is_tf_keras(self) -> bool:

@@ -14,7 +14,7 @@ from tfdoctor.causes.common import (
     legacy_keras_switch,
     list_file_command,
 )
-from tfdoctor.compat import keras3_serves_tf_keras
+from tfdoctor.compat import last_keras2_line
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -158,14 +158,10 @@ def keras3_fix(m: Machine) -> Fix:
 
 
 def _last_keras2_release(m: Machine) -> str:
-    """The words for the newest TensorFlow line whose tf.keras is Keras 2 (the matrix's
-    newest line whose keras pin admits no Keras 3: 2.15), with the Pythons its wheels are
-    for; empty where the matrix is not known."""
-    if m.matrix is None:
-        return ""
-    line = next(
-        (x for x in m.matrix.releases if x.pins.keras and not keras3_serves_tf_keras(x)), None
-    )
+    """The words for the newest TensorFlow line whose tf.keras is Keras 2
+    (:func:`tfdoctor.compat.last_keras2_line`), with the Pythons its wheels are for; empty
+    where the matrix is not known."""
+    line = last_keras2_line(m.matrix) if m.matrix is not None else None
     if line is None:
         return ""
     pythons = sorted({py for pys in line.python.values() for py in pys}, key=version_key)

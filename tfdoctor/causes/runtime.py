@@ -444,10 +444,12 @@ def gpu_memory_fix(
             "other memory cannot make it fit.",
             (smi,),
         )
-    # The BFC allocator prints its advice after every failed allocation (tsl/framework/
-    # bfc_allocator.cc, AllocateRawInternal); it holds where the free memory is in pieces
-    # none of which fits the request, which a smaller batch also answers. CUDA's allocator
-    # (cudaMallocAsync, CUDA 11.2 and later) replaces the BFC one and its memory growth.
+    # The BFC allocator prints its advice with the failure it reports (tsl/framework/
+    # bfc_allocator.cc, AllocateRawInternal, where dump_log_on_failure is set: the last try
+    # of an allocation that fails the op, not an optional one); it holds where the free memory
+    # is in pieces none of which fits the request, which a smaller batch also answers. CUDA's
+    # allocator (cudaMallocAsync, CUDA 11.2 and later) replaces the BFC one and its memory
+    # growth: the text offers it as the other way, the commands keep the usual remedies.
     also = (
         " Or, as TensorFlow's own message suggests where the free memory is in pieces too "
         "small for the request, set TF_GPU_ALLOCATOR=cuda_malloc_async before TensorFlow "

@@ -160,7 +160,7 @@ from tfdoctor.explain.wheels import (
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
-from tfdoctor.machine import Machine
+from tfdoctor.machine import LEGACY_KERAS_VALUES, Machine
 from tfdoctor.matrix import Matrix
 from tfdoctor.signatures import BENIGN, EVIDENCE, IMAGE_CHECK, Signature, Signatures
 
@@ -927,8 +927,7 @@ def explain(
         logged=_logged(evidence),
         conda_rows=evidence.conda_rows,
         scripts=python_scripts(evidence.first_text),
-        # TensorFlow compares the value with exactly these (Machine.legacy_keras).
-        legacy_keras=evidence.legacy_keras_set in ("true", "True", "1"),
+        legacy_keras=evidence.legacy_keras_set in LEGACY_KERAS_VALUES,
         # Frames of a paste cut before its exception, where no traceback was read.
         loose=() if evidence.tracebacks else loose_frames(evidence.first_text),
         signed=[

@@ -952,7 +952,7 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
             failed = "PyTorch"
         elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
             failed = "JAX"
-    # TensorFlow's own advice after a failed BFC allocation (2.5 and later print it).
+    # TensorFlow's own advice with a failed BFC allocation, where the log shows it.
     suggested = any(h.signature.id == "bfc-async-allocator-suggested" for h in hits)
     return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(
         m, rocm, reading, failed, suggested
