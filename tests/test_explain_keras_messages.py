@@ -1234,9 +1234,19 @@ def test_a_tensorflow_before_keras3_is_read_from_the_matrix() -> None:
 def test_keras2_code_under_keras3_is_offered_the_last_tensorflow_whose_tf_keras_is_keras2() -> None:
     # The matrix's newest line whose keras pin admits no Keras 3, with its wheels' Pythons:
     # the alternative to tf-keras for code that cannot move.
+    found = explained("AttributeError: `tf.compat.v1.keras` is not available with Keras 3.\n")
+    (finding,) = [x for x in found.findings if x.cause == "keras3-behaviour-change"]
+    assert finding.fix is not None
+    assert "the last release whose tf.keras is Keras 2" in finding.fix.text
+    assert "TF_USE_LEGACY_KERAS=1" in finding.fix.text
+
+
+def test_keras3_finding_no_weights_file_lists_the_model_before_any_keras2_route() -> None:
+    # Another Keras's (or tool's) files, or a Keras 3 model whose weights did not arrive: the
+    # listing tells them apart, so it comes first.
     found = explained("ValueError: Expected a model.weights.h5 or model.weights.npz file.\n")
     (finding,) = [x for x in found.findings if x.cause == "keras3-behaviour-change"]
     assert finding.severity is Severity.WARNING
     assert finding.fix is not None
-    assert "the last release whose tf.keras is Keras 2" in finding.fix.text
-    assert "TF_USE_LEGACY_KERAS=1" in finding.fix.text
+    assert finding.fix.commands[0] == "python -m zipfile -l MODEL.keras"
+    assert "fetch it again" in finding.fix.text and "TF_USE_LEGACY_KERAS=1" in finding.fix.text

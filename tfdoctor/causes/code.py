@@ -498,6 +498,30 @@ def keras_path_not_zip_fix(m: Machine) -> Fix:
     )
 
 
+def keras3_weights_missing_fix(m: Machine) -> Fix:
+    """Keras 3 given a `.keras` archive, or a folder with a config.json, holding no Keras 3
+    weights file (model.weights.h5 or .npz): list what is there first; a Keras 2 model's
+    files (saved_model.pb, variables/, an HDF5 file) load with Keras 2, a Keras 3 model whose
+    weights are missing needs them fetched again."""
+    legacy = keras3_fix(m).commands
+    last = last_keras2_line(m.matrix) if m.matrix is not None else None
+    older = f", or TensorFlow {last.line}" if last is not None else ""
+    return Fix(
+        "Keras 3 loads a `.keras` archive, or a folder holding a config.json, with its weights "
+        "in model.weights.h5 (or .npz), and found none. List what the archive or folder holds "
+        "(the first two commands). A SavedModel (saved_model.pb, variables/) or an HDF5 model "
+        "there was written by Keras 2 or another tool: load it with Keras 2, tf-keras and "
+        f"TF_USE_LEGACY_KERAS=1 (the last commands){older}; Keras 3 opens a "
+        "SavedModel only for inference (keras.layers.TFSMLayer). A Keras 3 model without the "
+        "file lost it on the way (a download cut short, a copy that skipped it): fetch it again.",
+        (
+            "python -m zipfile -l MODEL.keras",
+            list_file_command("MODEL_FOLDER", m.os),
+            *legacy,
+        ),
+    )
+
+
 def keras2_model_fix(m: Machine) -> Fix:
     """A model file Keras 2 wrote, loaded by Keras 3: load it with tf-keras (Keras 2), or
     save it again as `.keras` where it loads, for Keras 3."""

@@ -122,6 +122,8 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     if all(h.signature.id == "keras3-keras-path-not-zip" for h in hits):
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
+    if all(h.signature.id == "keras3-model-dir-without-weights" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_weights_missing_fix(m)
     if all(h.signature.id == "keras3-loss-scale-arguments" for h in hits):
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_loss_scale_fix(m)
     if all(h.signature.id == "keras3-positional-non-tensor" for h in hits):
