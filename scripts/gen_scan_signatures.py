@@ -475,7 +475,9 @@ def _backend_import(bound: list[ast.stmt], backend: str) -> list[ast.stmt]:
     if not all(isinstance(n, ast.ImportFrom) for n in bound):
         return bound
     mark = f".backend.{backend}."
-    picked = [n for n in bound if isinstance(n, ast.ImportFrom) and mark in f".{n.module or ''}."]
+    picked: list[ast.stmt] = [
+        n for n in bound if isinstance(n, ast.ImportFrom) and mark in f".{n.module or ''}."
+    ]
     return picked if len(picked) == 1 else bound
 
 
