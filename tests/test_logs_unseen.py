@@ -164,7 +164,7 @@ def test_there_are_batches_of_both_kinds() -> None:
     excused = frozenset(b.name for b in BATCHES if _load(b / "batch.json").get("no_benign_because"))
     assert batches and one_kind_batches(batches, excused) == []
     # Excused batches are named one by one, each with its batch.json's reason: a new one is
-    # an edit here, seen in review, not a ratio that a run of them can slip under. Those of
+    # an edit here, in plain sight, not a ratio that a run of them can slip under. Those of
     # 2026-12-07 are small batches of a day when most confirmed threads of harmless output
     # within the search's reach were cases already.
     assert excused == EXCUSED_WITHOUT_BENIGN
