@@ -504,8 +504,8 @@ def keras3_weights_missing_fix(m: Machine) -> Fix:
     files (saved_model.pb, variables/, an HDF5 file) load with Keras 2, a Keras 3 model whose
     weights are missing needs them fetched again."""
     legacy = keras3_fix(m).commands
-    last = last_keras2_line(m.matrix) if m.matrix is not None else None
-    older = f", or TensorFlow {last.line}" if last is not None else ""
+    last = _last_keras2_release(m)
+    older = f", or {last}" if last else ""
     return Fix(
         "Keras 3 loads a `.keras` archive, or a folder holding a config.json, with its weights "
         "in model.weights.h5 (or .npz), and found none. List what the archive or folder holds "

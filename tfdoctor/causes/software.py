@@ -3604,7 +3604,8 @@ def mistyped_pin_fix(m: Machine, dist: str, spec: str, release: str) -> Fix:
     pip compares the text after ``==`` with each release and finds none equal; no Python,
     platform or index changes that."""
     return Fix(
-        f"The requirement {dist}{spec} names no release: `{spec[2:]}` ends in characters no "
+        f"The requirement {dist}{spec} names no release: `{spec.lstrip('=')}` ends in "
+        "characters no "
         f"version number holds (a slip in the requirements or environment file), while pip's "
         f"own list of {dist} shows {release}. Write the pin as {dist}=={release} where the "
         "requirement is written, and install again.",
