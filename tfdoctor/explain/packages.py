@@ -106,22 +106,44 @@ from tfdoctor.wheel_index import python_span, releases_of
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
 
-#: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
-#: Keras 3 refuses them. The top-level import package, its distribution, and the source.
-KERAS2_LIBRARIES: dict[str, tuple[str, str]] = {
-    "tf_keras": ("tf-keras", "https://github.com/keras-team/tf-keras"),
+
+class Keras2Library(NamedTuple):
+    """A library whose layers and models are Keras 2 objects (tf.keras before 2.16, or
+    tf-keras), which Keras 3 refuses."""
+
+    #: Its distribution's name on PyPI.
+    dist: str
+    #: Where the fact is stated.
+    source: str
+    #: Where its Keras code lies inside the package, as frames name its files (a regular
+    #: expression after the top-level directory); the rest of the package is TensorFlow's,
+    #: whatever Keras runs (hub.load). None where the whole package is Keras code.
+    keras_files: Optional[str] = None
+
+
+#: The libraries written for Keras 2, by top-level import package.
+KERAS2_LIBRARIES: dict[str, Keras2Library] = {
+    # tf_keras is Keras 2 whole; its frames beside Keras 3's are two Kerases in one program,
+    # another cause than Keras 2 code on Keras 3.
+    "tf_keras": Keras2Library("tf-keras", "https://github.com/keras-team/tf-keras"),
     # hub.KerasLayer subclasses tf_keras.layers.Layer where tf.keras is Keras 3.
-    "tensorflow_hub": (
+    "tensorflow_hub": Keras2Library(
         "tensorflow-hub",
         "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
+        r"keras_layer\.py",
     ),
     # tfp.layers need tf-keras from TFP 0.24 (TensorFlow 2.16), the release notes say.
-    "tensorflow_probability": (
+    "tensorflow_probability": Keras2Library(
         "tensorflow-probability",
         "https://github.com/tensorflow/probability/releases/tag/v0.24.0",
+        r"python[/\\]layers[/\\]",
     ),
     # Addons ended before Keras 3; its last release supports TensorFlow below 2.16.
-    "tensorflow_addons": ("tensorflow-addons", "https://github.com/tensorflow/addons"),
+    "tensorflow_addons": Keras2Library(
+        "tensorflow-addons",
+        "https://github.com/tensorflow/addons",
+        r"(?:layers|optimizers|losses|metrics|callbacks|rnn)[/\\]",
+    ),
 }
 
 # Keras 3 names its classes `keras.Layer`, `keras.Model` in its messages; Keras 2 said
@@ -2153,7 +2175,7 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
         top = qualified.split(".")[0]
         if top not in KERAS2_LIBRARIES:
             continue
-        dist, source = KERAS2_LIBRARIES[top]
+        dist, source = KERAS2_LIBRARIES[top].dist, KERAS2_LIBRARIES[top].source
         return causes.finding(
             "explain.tf-keras-missing",
             Severity.ERROR,
@@ -2181,24 +2203,18 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
     return None
 
 
-#: Where the Keras code of each library of :data:`KERAS2_LIBRARIES` lies inside its package,
-#: as frames name its files (TensorFlow Hub's KerasLayer; Addons' Keras objects; Probability's
-#: Keras layers): the rest of those packages is TensorFlow's, whatever Keras runs (hub.load).
-#: tf_keras is not one: its frames beside Keras 3's are two Kerases in one program, another
-#: cause.
-_KERAS2_PARTS: dict[str, str] = {
-    "tensorflow_hub": r"keras_layer\.py",
-    "tensorflow_addons": r"(?:layers|optimizers|losses|metrics|callbacks|rnn)[/\\]",
-    "tensorflow_probability": r"python[/\\]layers[/\\]",
-}
-#: Files of code written for Keras 2 whatever Keras is installed, as frames name them: those
-#: parts, and Transformers' TensorFlow models and their base (it imports tf_keras first from
-#: 4.38 and, without it, refuses Keras 3 before any model code runs; earlier releases take
-#: tf.keras: src/transformers/modeling_tf_utils.py).
+#: Files of code written for Keras 2 whatever Keras is installed, as frames name them: the
+#: Keras parts of :data:`KERAS2_LIBRARIES`, and Transformers' TensorFlow models and their base
+#: (it imports tf_keras first from 4.38 and, without it, refuses Keras 3 before any model code
+#: runs; earlier releases take tf.keras: src/transformers/modeling_tf_utils.py).
 _KERAS2_CODE = re.compile(
     r"[/\\](?:transformers[/\\](?:models[/\\]\w+[/\\])?(?:modeling_tf_\w+|keras_callbacks"
     r"|optimization_tf)\.py|"
-    + "|".join(f"{top}[/\\\\]{part}" for top, part in _KERAS2_PARTS.items())
+    + "|".join(
+        f"{top}[/\\\\]{row.keras_files}"
+        for top, row in KERAS2_LIBRARIES.items()
+        if row.keras_files is not None
+    )
     + ")"
 )
 
