@@ -152,6 +152,9 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-34a",
         "batch-2026-34b",
         "batch-2026-34d",
+        "batch-2026-35a",
+        "batch-2026-35d",
+        "batch-2026-35e",
     }
 )
 
