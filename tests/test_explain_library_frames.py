@@ -736,3 +736,82 @@ def test_a_branch_archives_fix_runs_no_git_command() -> None:
     assert found and found[0].fix is not None
     assert "source checkout (/home/ana/src/agents-master)" in found[0].fix.text
     assert not any(c.startswith("git ") for c in found[0].fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("error", "asked", "found"),
+    [
+        pytest.param(
+            "ImportError: foo requires TensorFlow version >= 2.8; detected an installation of "
+            "version 2.4.1",
+            ">=2.8",
+            "2.4.1",
+            id="range-and-found",
+        ),
+        pytest.param(
+            "RuntimeError: TensorFlow 2.17.0 is not supported by this release; use 2.12 or "
+            "higher but below 2.16",
+            ">=2.12",
+            "2.17.0",
+            id="found-first",
+        ),
+        pytest.param(
+            "Exception: No matching plugin found for installed TensorFlow version",
+            "",
+            "",
+            id="bare-exception-no-versions",
+        ),
+    ],
+)
+def test_a_library_refusing_the_tensorflow_it_found_in_its_own_words_is_its_release(
+    error: str, asked: str, found: str
+) -> None:
+    # No sentence of the companions' table: the words and the frame that raised them decide.
+    report = explained(
+        _frames(
+            "/opt/venv/lib/python3.10/site-packages/foo_plugin/_check.py",
+            "raise _refusal()",
+            error,
+        )
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR, report.findings
+    assert "foo_plugin" in companion.summary
+    fix = fix_text(companion)
+    assert "foo-plugin" in fix
+    assert (f"asks for TensorFlow {asked}" in fix) is bool(asked)
+    assert (f"TensorFlow {found} is installed" in fix) is bool(found)
+
+
+@pytest.mark.parametrize(
+    ("path", "error"),
+    [
+        # TensorFlow's own check is no library's verdict on it.
+        pytest.param(
+            "/opt/venv/lib/python3.10/site-packages/tensorflow/python/framework/load_library.py",
+            "RuntimeError: TensorFlow 2.17.0 is not supported on this platform",
+            id="tensorflow-own-frame",
+        ),
+        # TensorFlow named without a requirement it fails.
+        pytest.param(
+            "/opt/venv/lib/python3.10/site-packages/foo_plugin/_check.py",
+            "ValueError: Expected a TensorFlow tensor of rank 2, got version 3 of the input",
+            id="no-refusal",
+        ),
+        # A requirement without TensorFlow's name.
+        pytest.param(
+            "/opt/venv/lib/python3.10/site-packages/foo_plugin/_check.py",
+            "ImportError: foo requires numpy >= 1.22; detected version 1.19.5",
+            id="other-package",
+        ),
+    ],
+)
+def test_words_that_are_no_library_verdict_on_tensorflow_are_not_read_as_one(
+    path: str, error: str
+) -> None:
+    report = explained(_frames(path, "raise _refusal()", error))
+    assert all(
+        "foo_plugin` is built for another" not in x.summary
+        and "asks for TensorFlow" not in (x.fix.text if x.fix else "")
+        for x in report.findings
+    ), [x.id for x in report.findings]

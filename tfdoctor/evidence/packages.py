@@ -1043,6 +1043,66 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
     return out[:MAX_CONFLICTS]
 
 
+#: A library's own words refusing the TensorFlow it found, where no sentence of
+#: :data:`IMPORT_CHECKS` is its: TensorFlow named beside a requirement it fails ("requires
+#: TensorFlow >= 2.8", "TensorFlow 2.17 is not supported", "No matching plugin found for
+#: installed TensorFlow version"). A version's word alone ("TensorFlow version 2.4") is no
+#: refusal.
+_TF_NAMED = re.compile(r"\btensor ?flow\b", re.I)
+_REFUSING = re.compile(
+    r"\b(?:not (?:supported|compatible)|unsupported|incompatible|no matching|(?:does|do) not "
+    r"match|mismatch(?:ed)?|requires?|required|at least|or (?:higher|newer|later|above|greater)"
+    r"|strictly below|(?:supports?|compatible with) only|only (?:supports?|works))\b",
+    re.I,
+)
+_TF_VERSION_WORD = re.compile(r"\bversions?\b|\d+\.\d+")
+#: A range's bounds as such sentences write them: ``>= 2.8``, ``<2.16``, ``2.12 or higher``.
+_STATED_BOUND = re.compile(
+    r"(?P<op>[<>]=?|==|~=|!=)\s*(?P<v>\d+(?:\.\d+)+)"
+    r"|(?P<low>\d+(?:\.\d+)+)\s+or\s+(?:higher|newer|later|above|greater)"
+)
+#: The version the library found, after the words that introduce it (``Detected an
+#: installation of version 2.4.1``, ``you are using TensorFlow 2.17.0``, ``installed:
+#: 2.16.1``), or TensorFlow's name right before it (``TensorFlow 2.17.0 is not supported``).
+_FOUND_VERSION = re.compile(
+    r"(?:installed|detected|found|current(?:ly)?|using|you have|got)\b[^.;:\d]{0,40}?:?\s*"
+    r"(?P<a>\d+\.\d+(?:\.\d+)?(?:rc\d+|\.dev\d+)?)"
+    r"|\btensor ?flow(?: version)?\s+(?P<b>\d+\.\d+(?:\.\d+)?(?:rc\d+|\.dev\d+)?)\b"
+    r"(?!\s+or\s)",
+    re.I,
+)
+
+
+def library_verdict(message: str, dist: str) -> Optional[ImportCheck]:
+    """A library's refusal of the TensorFlow it found, as its exception's ``message`` words
+    it, raised in the library's own code (``dist``: its distribution, or its package where
+    the module table does not know it); None where the message is no such refusal."""
+    flat = re.sub(r"\s+", " ", message).strip()
+    if (
+        not dist
+        or len(flat) > 600
+        or _TF_NAMED.search(flat) is None
+        or _REFUSING.search(flat) is None
+        or _TF_VERSION_WORD.search(flat) is None
+    ):
+        return None
+    bounds = [
+        f"{m.group('op')}{m.group('v')}" if m.group("op") else f">={m.group('low')}"
+        for m in _STATED_BOUND.finditer(flat)
+    ]
+    stated = {b.lstrip("<>=~!") for b in bounds}
+    found = next(
+        (
+            v
+            for m in _FOUND_VERSION.finditer(flat)
+            for v in (m.group("a") or m.group("b"),)
+            if v not in stated
+        ),
+        "",
+    )
+    return ImportCheck(dist, ",".join(bounds[:2]), found, flat)
+
+
 # --- versions a session echoed ------------------------------------------------------------------
 
 #: Import names a session asks the version of, and their distribution.

@@ -125,7 +125,7 @@ _EXCEPTION = re.compile(
     r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - |error:[ \t]+"
     r"|(?P<glued>(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+){0,20})"
     r"[ \t]+(?=(?:ImportError|ModuleNotFoundError):))?"
-    r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
+    r"(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception))"
     r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
     re.MULTILINE,
 )

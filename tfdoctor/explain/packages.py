@@ -25,6 +25,7 @@ from tfdoctor.evidence.packages import (
     Conflict,
     ImportCheck,
     NumpyBuild,
+    library_verdict,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
 from tfdoctor.evidence.pyerrors import MissingAttribute, NameAsked, name_asked
@@ -258,6 +259,7 @@ def package_findings(
             for c in conflicts_read
         ),
         *(_import_check(c, m) for c in checks),
+        *library_verdict_findings(tracebacks, checks, m, signed),
         _side_by_side(conflicts, m),
         listed_side_by_side(listed or {}, m),
         _listed_kerases(listed or {}, m),
@@ -2048,23 +2050,63 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     )
 
 
-def _import_check(check: ImportCheck, m: Machine) -> Finding:
-    """A companion refused the TensorFlow it found (or found its signatures changed)."""
-    fix = causes.software.companion_fix(m, check.dist)
-    if check.spec and check.found:
-        fix = Fix(
-            f"{check.dist} asks for TensorFlow {check.spec}; TensorFlow {check.found} is "
-            f"installed. {fix.text}",
-            fix.commands,
-        )
+def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
+    """A companion refused the TensorFlow it found (or found its signatures changed);
+    ``raised``: where the words are an exception raised in a library's own code (not a
+    sentence of the companions' table), the exception's place and the frame's file, whose path
+    names the package (inferred): its fix is the library's (:func:`library_fix`)."""
+    fix = library_fix(m, check.dist) if raised else causes.software.companion_fix(m, check.dist)
+    asked = f"{check.dist} asks for TensorFlow {check.spec}" if check.spec else ""
+    refused = f"TensorFlow {check.found} is installed" if check.found else ""
+    if asked or refused:
+        fix = Fix(f"{'; '.join(x for x in (asked, refused) if x)}. {fix.text}", fix.commands)
+    # A name the module table does not know is an import package's, not a distribution's.
+    who = (
+        check.dist
+        if not raised or known_distribution(check.dist)
+        else f"The package of `{check.dist.replace('-', '_')}`"
+    )
+    said = (
+        f"{raised}: {check.message}\nThe library whose code raised it ({who}, as its path "
+        "names it) checked the TensorFlow it found and refused it."
+        if raised
+        else f"{check.dist}, as it imports: {check.message}"
+    )
     return causes.finding(
         "explain.companion-mismatch",
         Severity.ERROR,
         causes.software.COMPANION_MISMATCH,
-        f"{check.dist} is built for another TensorFlow release",
-        f"{check.dist}, as it imports: {check.message}",
+        f"{who} is built for another TensorFlow release",
+        said,
         fix,
     )
+
+
+def library_verdict_findings(
+    tracebacks: Sequence[Traceback],
+    checks: Sequence[ImportCheck],
+    m: Machine,
+    signed: Collection[str] = (),
+) -> Iterator[Finding]:
+    """A library refusing the installed TensorFlow in words of its own
+    (:func:`library_verdict`), raised in its own code as the innermost frame's path shows:
+    the companion cause, named after that package. Words a sentence of the companions' table
+    read (``checks``) or a signature cited (``signed``) are left to that reading, and
+    TensorFlow's own frames are no library's."""
+    read = [c.message for c in checks]
+    cited = [line.strip() for line in signed if len(line.strip()) > 20]
+    for tb in failures(tracebacks):
+        if any(tb.message in line or line in tb.message for line in cited):
+            continue
+        code = failing_package(tb)
+        if code is None or code.module in ("tensorflow", "tensorflow_core"):
+            continue
+        if normalize_name(code.dist) in TF_DISTRIBUTIONS:
+            continue
+        verdict = library_verdict(tb.message, code.dist or library_dist(code.module, code.path))
+        if verdict is None or any(verdict.message in x or x in verdict.message for x in read):
+            continue
+        yield _import_check(verdict, m, f"{tb.where}: {tb.type} in {code.path}")
 
 
 # A model file's config names the module of each class it saved (`'module':
