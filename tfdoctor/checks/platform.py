@@ -144,12 +144,13 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
             and not any(d.device_type == "GPU" for d in tf.devices)
         ):
             # TensorFlow ran and listed no GPU: on a Mac only Apple's plugin brings one. A
-            # note: the plugin is optional and a Mac on the CPU is no fault (pip's plain
-            # tensorflow is that set-up); --require-gpu raises it to the gate's error, whose
-            # fix installs the plugin release that pairs with this TensorFlow, if one does.
+            # warning where a plugin release pairs with this TensorFlow (installing it is the
+            # whole fix); a note where none does, as reaching the GPU then means another
+            # TensorFlow, and a Mac on the CPU is no fault.
+            fits = causes.platform.metal_release(m) is not None
             yield causes.finding(
                 "platform.metal",
-                Severity.INFO,
+                Severity.WARNING if fits else Severity.INFO,
                 causes.software.PACKAGE_NOT_INSTALLED,
                 "tensorflow-metal is not installed: TensorFlow uses the CPU only on this Mac",
                 f"TensorFlow {m.tf.version} ran and listed no GPU; no CUDA build exists for "
