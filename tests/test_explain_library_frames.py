@@ -815,3 +815,23 @@ def test_words_that_are_no_library_verdict_on_tensorflow_are_not_read_as_one(
         and "asks for TensorFlow" not in (x.fix.text if x.fix else "")
         for x in report.findings
     ), [x.id for x in report.findings]
+
+
+def test_a_library_warning_that_it_does_not_fit_the_tensorflow_it_found_is_a_warning() -> None:
+    # Python's warnings module names the file that warned: the package is read from its path.
+    report = explained(
+        "/home/user/.venv/lib/python3.10/site-packages/baz_tools/__init__.py:14: UserWarning: "
+        "You are using TensorFlow 2.16.1, which is not compatible with baz-tools. Please install "
+        "tensorflow<2.16\n"
+        "  warnings.warn(\n"
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.WARNING, report.findings
+    fix = fix_text(companion)
+    assert "asks for TensorFlow <2.16" in fix and "TensorFlow 2.16.1 is installed" in fix
+    # The same words warned by TensorFlow's own file are no library's verdict.
+    own = explained(
+        "/home/user/.venv/lib/python3.10/site-packages/tensorflow/python/util/x.py:14: "
+        "UserWarning: TensorFlow 2.16.1 is not compatible with this platform\n"
+    )
+    assert _named(own, "companion-mismatch") is None, own.findings

@@ -973,6 +973,12 @@ class ImportCheck(Record):
     found: str
     #: The sentence, whitespace collapsed.
     message: str
+    #: Where the sentence is the library's own words rather than a row of
+    #: :data:`IMPORT_CHECKS`: the file that raised or warned it (the distribution is then
+    #: read from its path: inferred); empty for a row's sentence.
+    path: str = ""
+    #: Printed as a Python warning (``file:line: UserWarning: ...``): the program went on.
+    warned: bool = False
 
 
 def _dist_of(name: str) -> str:
@@ -1025,6 +1031,8 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
     the sentence: it is read with its whitespace collapsed)."""
     out: list[ImportCheck] = []
     for text in texts:
+        if "Warning: " in text and "-packages" in text:
+            out.extend(x for x in _warned_verdicts(text) if x not in out)
         if not any(word in text for word in _CHECK_WORDS):
             continue
         flat = re.sub(r"\s+", " ", text)
@@ -1073,10 +1081,37 @@ _FOUND_VERSION = re.compile(
 )
 
 
-def library_verdict(message: str, dist: str) -> Optional[ImportCheck]:
+#: A line Python's warnings module printed from an installed file (Lib/warnings.py,
+#: formatwarning: ``{filename}:{lineno}: {category}: {message}``).
+_INSTALLED_WARNING = re.compile(
+    r"^[ \t]*(?P<path>(?:[A-Za-z]:)?[^\n:]*?[/\\](?:site|dist)-packages[/\\][^\n:]*?\.py):\d+: "
+    r"(?P<category>[A-Z]\w*Warning): (?P<message>[^\n]{1,600})$",
+    re.MULTILINE,
+)
+
+
+def _warned_verdicts(text: str) -> Iterator[ImportCheck]:
+    """The refusals of TensorFlow (:func:`library_verdict`) that installed libraries printed as
+    Python warnings, each named after the package its file lies in (not TensorFlow's own)."""
+    for m in itertools.islice(_INSTALLED_WARNING.finditer(text), MAX_CONFLICTS):
+        path = m.group("path")
+        parts = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
+        top = parts.split("/", 1)[0].removesuffix(".py")
+        if top in ("tensorflow", "tensorflow_core") or not top.isidentifier():
+            continue
+        dist = distribution_of(top) or normalize_name(top)
+        if dist in TF_DISTRIBUTIONS:
+            continue
+        verdict = library_verdict(m.group("message"), dist)
+        if verdict is not None:
+            yield dataclasses.replace(verdict, path=path, warned=True)
+
+
+def library_verdict(message: str, dist: str, path: str = "") -> Optional[ImportCheck]:
     """A library's refusal of the TensorFlow it found, as its exception's ``message`` words
     it, raised in the library's own code (``dist``: its distribution, or its package where
-    the module table does not know it); None where the message is no such refusal."""
+    the module table does not know it; ``path``: the file that raised it); None where the
+    message is no such refusal."""
     flat = re.sub(r"\s+", " ", message).strip()
     if (
         not dist
@@ -1100,7 +1135,7 @@ def library_verdict(message: str, dist: str) -> Optional[ImportCheck]:
         ),
         "",
     )
-    return ImportCheck(dist, ",".join(bounds[:2]), found, flat)
+    return ImportCheck(dist, ",".join(bounds[:2]), found, flat, path)
 
 
 # --- versions a session echoed ------------------------------------------------------------------

@@ -2051,10 +2051,12 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
 
 
 def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
-    """A companion refused the TensorFlow it found (or found its signatures changed);
-    ``raised``: where the words are an exception raised in a library's own code (not a
-    sentence of the companions' table), the exception's place and the frame's file, whose path
-    names the package (inferred): its fix is the library's (:func:`library_fix`)."""
+    """A companion refused the TensorFlow it found (or found its signatures changed). Where
+    the words are a library's own rather than a sentence of the companions' table (its file
+    known: :attr:`ImportCheck.path`), its fix is the library's (:func:`library_fix`), and
+    ``raised`` the exception's place and that file; a warning it printed is a warning."""
+    if check.path and not raised:
+        raised = f"{check.path} warned"
     fix = library_fix(m, check.dist) if raised else causes.software.companion_fix(m, check.dist)
     asked = f"{check.dist} asks for TensorFlow {check.spec}" if check.spec else ""
     refused = f"TensorFlow {check.found} is installed" if check.found else ""
@@ -2067,14 +2069,15 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
         else f"The package of `{check.dist.replace('-', '_')}`"
     )
     said = (
-        f"{raised}: {check.message}\nThe library whose code raised it ({who}, as its path "
+        f"{raised}: {check.message}\nThe library whose code "
+        f"{'printed it as a warning' if check.warned else 'raised it'} ({who}, as its path "
         "names it) checked the TensorFlow it found and refused it."
         if raised
         else f"{check.dist}, as it imports: {check.message}"
     )
     return causes.finding(
         "explain.companion-mismatch",
-        Severity.ERROR,
+        Severity.WARNING if check.warned else Severity.ERROR,
         causes.software.COMPANION_MISMATCH,
         f"{who} is built for another TensorFlow release",
         said,
@@ -2103,10 +2106,12 @@ def library_verdict_findings(
             continue
         if normalize_name(code.dist) in TF_DISTRIBUTIONS:
             continue
-        verdict = library_verdict(tb.message, code.dist or library_dist(code.module, code.path))
+        verdict = library_verdict(
+            tb.message, code.dist or library_dist(code.module, code.path), code.path
+        )
         if verdict is None or any(verdict.message in x or x in verdict.message for x in read):
             continue
-        yield _import_check(verdict, m, f"{tb.where}: {tb.type} in {code.path}")
+        yield _import_check(verdict, m, f"{tb.where}: {tb.type} raised in {code.path}")
 
 
 # A model file's config names the module of each class it saved (`'module':
