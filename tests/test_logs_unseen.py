@@ -155,6 +155,7 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-35a",
         "batch-2026-35d",
         "batch-2026-35e",
+        "batch-2026-36b",
     }
 )
 
