@@ -75,6 +75,20 @@ def _tags(first: str, second: str, platform: str = "linux") -> str:
             id="free-threaded-banner-3.14",
         ),
         pytest.param(
+            "$ python3.14t -m pip install tensorflow\n"
+            "ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+            "versions: none)\n",
+            Interpreter("CPython", True, "3.14"),
+            None,
+            id="free-threaded-command-name",
+        ),
+        pytest.param(
+            '  File "/opt/py/lib/python3.13t/site-packages/pip/__main__.py", line 22\n',
+            Interpreter("CPython", True, "3.13"),
+            None,
+            id="free-threaded-library-folder",
+        ),
+        pytest.param(
             "Python 3.12.4 (tags/v3.12.4:8e8a4ba, Jun  6 2024, 19:17:21) [MSC v.1940 64 bit "
             "(ARM64)] on win32\n",
             Interpreter("CPython", platform="win_arm64"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, finding_of, fix_text, top_error
 from tfdoctor.findings import Finding, Report, Severity
 
 
@@ -336,12 +336,15 @@ def test_an_io_plugin_library_is_not_the_c_library() -> None:
 
 def test_a_crash_after_a_package_imported_first_names_it_and_its_upgrade() -> None:
     text = '$ python -c "import scipy; import tensorflow as tf"\nSegmentation fault (core dumped)\n'
-    top = top_error(explained(text))
-    assert top.cause == "import-crash"
+    report = explained(text)
+    top = top_error(report)
+    # The order first, the package's release as the other candidate.
+    assert top.cause == "import-order-conflict"
     fix = fix_text(top)
-    assert "importing scipy before TensorFlow" in fix
-    assert "pip install --upgrade scipy" in fix
+    assert "scipy imported ahead of it" in fix
     assert 'python -X faulthandler -c "import scipy; import tensorflow"' in fix
+    release = finding_of(report, "import-crash")
+    assert release is not None and "pip install --upgrade scipy" in fix_text(release)
 
 
 def test_the_module_tables_distribution_is_upgraded_for_a_module() -> None:
@@ -349,10 +352,12 @@ def test_the_module_tables_distribution_is_upgraded_for_a_module() -> None:
         '$ python3 -X faulthandler -c "import os, cv2; import tensorflow"\n'
         "Fatal Python error: Segmentation fault\n"
     )
-    fix = fix_text(top_error(explained(text)))
+    report = explained(text)
+    fix = fix_text(top_error(report))
     # Python's own os is no suspect; cv2 is opencv-python's module.
-    assert "importing cv2 before" in fix and "os," not in fix
-    assert "pip install --upgrade opencv-python" in fix
+    assert "cv2 imported ahead" in fix and "os," not in fix
+    release = finding_of(report, "import-crash")
+    assert release is not None and "pip install --upgrade opencv-python" in fix_text(release)
 
 
 def test_tensorflow_imported_first_keeps_the_general_fix() -> None:

@@ -282,3 +282,64 @@ def test_the_thread_that_imported_tensorflow_is_read_of_all_threads_backtraces()
 )
 def test_a_stack_without_another_library_inside_the_import_is_no_import_order(text: str) -> None:
     assert finding_of(explained(text), "import-order-conflict") is None
+
+
+def _coredump_frames(*frames: tuple[str, str]) -> str:
+    """A stack as systemd-coredump (elfutils' unwinder) prints it: ``#N 0xADDRESS SYMBOL
+    (MODULE + 0xOFFSET)``, the module by its file name only, innermost first."""
+    return "".join(
+        f"#{n:<2} 0x00007f00000{n:05x} {function} ({library} + 0x{n + 16:x})\n"
+        for n, (function, library) in enumerate(frames)
+    )
+
+
+_PROTOBUF_IN_TF = (
+    "_ZN6google8protobuf8internal20RepeatedPtrFieldBase14InternalExtendEi",
+    "libtensorflow_framework.so.2",
+)
+
+
+def test_a_coredump_stack_names_each_frames_module() -> None:
+    text = _coredump_frames(_PROTOBUF_IN_TF, ("_ZN4onnx8OpSchema4Attr", "onnx_state.so"))
+    frames = read_native_frames(text)
+    assert [f.library for f in frames] == ["libtensorflow_framework.so.2", "onnx_state.so"]
+
+
+@pytest.mark.parametrize("form", ["coredump", "gdb"])
+def test_another_library_running_tensorflows_copy_of_protobuf_is_the_exported_symbol(
+    form: str,
+) -> None:
+    if form == "coredump":
+        text = _coredump_frames(
+            _PROTOBUF_IN_TF,
+            ("_ZN4onnx8OpSchema4AttrEv", "onnxruntime_pybind11_state.so"),
+            ("pthread_once", "libc.so.6"),
+        )
+        who = "onnxruntime_pybind11_state.so"
+    else:
+        text = _gdb_frames(
+            (_PROTOBUF_IN_TF[0], f"{_SITE}/tensorflow/libtensorflow_framework.so.2"),
+            ("_ZN4onnx8OpSchema4AttrEv", f"{_SITE}/onnxruntime/capi/onnxruntime_state.so"),
+        )
+        who = "onnxruntime"
+    top = top_error(explained(text))
+    assert top.cause == "tf-exported-symbol-clash"
+    fix = fix_text(top)
+    assert "protobuf" in fix and who in fix and "before TensorFlow" in fix
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        # TensorFlow's own code calling its own protobuf.
+        ("_ZN10tensorflow8GraphDef5ParseEv", "_pywrap_tensorflow_internal.so"),
+        # The C runtime on TensorFlow's behalf.
+        ("start_thread", "libc.so.6"),
+    ],
+    ids=["tensorflow-own", "c-runtime"],
+)
+def test_tensorflows_copy_of_protobuf_run_by_no_other_library_is_no_clash(
+    caller: tuple[str, str],
+) -> None:
+    text = _coredump_frames(_PROTOBUF_IN_TF, caller, ("main", "python3.11"))
+    assert finding_of(explained(text), "tf-exported-symbol-clash") is None

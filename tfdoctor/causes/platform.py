@@ -262,9 +262,13 @@ CAUSES: Mapping[str, Cause] = dict(
             "tkinter (python3-tk). The interpreter still has the module in its release; the "
             "distribution's package that holds it is missing, so `python3 -m venv` cannot seed "
             "pip ('ensurepip is not available') and imports fail with `No module named "
-            "'distutils.util'` or `'_tkinter'`.",
+            "'distutils.util'` or `'_tkinter'`. A Python built from source (pyenv, asdf, "
+            "`make install` into /usr/local) lacks a part the same way where the library a "
+            "compiled module links was not there when it was built: `No module named '_lzma'`, "
+            "`'_bz2'`, `'_sqlite3'`, `'_ctypes'`.",
             "https://packages.debian.org/bookworm/python3-venv",
             "https://packages.debian.org/bullseye/python3-distutils",
+            "https://devguide.python.org/getting-started/setup-building/#install-dependencies",
         ),
         define(
             PIP_TOO_OLD,
@@ -1424,6 +1428,25 @@ def native_interpreter_fix(
     )
 
 
+def exported_symbol_fix(bundled: str, other: str) -> Fix:
+    """``other`` (a package, or its library's file name) bound its own calls of ``bundled``
+    (``protobuf``, ``abseil``, ``hwloc``) to the copy TensorFlow's library exports: the other
+    library loaded first, so that its own copy wins, or the two apart; for hwloc, Horovod's
+    guide's preload of the system's (:func:`hwloc_preload_fix`)."""
+    if bundled == "hwloc":
+        return hwloc_preload_fix()
+    return Fix(
+        f"{other[:1].upper()}{other[1:]} called {bundled} code in its native library and ran "
+        f"the copy TensorFlow's library exports, of another {bundled} release than its own. "
+        f"Import {other} before "
+        "TensorFlow, so that the loader binds its calls to its own copy, or run the two in "
+        f"separate processes; or install releases of the two built against the same "
+        f"{bundled} (a build of {other} made with the {bundled} of TensorFlow's release, "
+        "where its project or distribution offers one).",
+        ("pip list",),
+    )
+
+
 def hwloc_preload_fix() -> Fix:
     """Open MPI bound to the hwloc TensorFlow exports: the system's hwloc loaded first."""
     # Horovod's troubleshooting guide ("segmentation fault with tensorflow 1.14 or higher
@@ -1456,6 +1479,14 @@ def venv_fix(dist: str = "tensorflow") -> Fix:
     )
 
 
+#: Windows' long path support turned on, in an administrator's PowerShell
+#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation).
+LONG_PATHS_COMMAND: Final = (
+    'New-ItemProperty -Path "HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem" '
+    '-Name "LongPathsEnabled" -Value 1 -PropertyType DWORD -Force'
+)
+
+
 def long_paths_fix() -> Fix:
     """Windows' long path support on (an administrator's PowerShell), then the same install."""
     return Fix(
@@ -1463,10 +1494,19 @@ def long_paths_fix() -> Fix:
         "in a short folder such as C:\\venvs\\tf, with a python.org Python rather than the "
         "Microsoft Store's), open a new terminal, and run the same pip command again: it "
         "writes the files it could not.",
-        (
-            'New-ItemProperty -Path "HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem" '
-            '-Name "LongPathsEnabled" -Value 1 -PropertyType DWORD -Force',
-        ),
+        (LONG_PATHS_COMMAND,),
+    )
+
+
+def long_file_path_fix() -> Fix:
+    """A program's file past Windows' MAX_PATH: long path support on (an administrator's
+    PowerShell), or the folder it writes in moved to a short path; then the same run."""
+    return Fix(
+        "Turn on long path support (in an administrator's PowerShell), open a new terminal and "
+        "run the program again; or give it a short folder to write in (a dataset's or cache's "
+        "data directory such as C:\\data, a project moved nearer the drive's root), so the "
+        "path stays under 260 characters.",
+        (LONG_PATHS_COMMAND,),
     )
 
 
@@ -1480,8 +1520,7 @@ def conda_long_paths_fix() -> Fix:
         "open a new terminal, remove the half-extracted package from the cache, and run the "
         "same conda command again.",
         (
-            'New-ItemProperty -Path "HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem" '
-            '-Name "LongPathsEnabled" -Value 1 -PropertyType DWORD -Force',
+            LONG_PATHS_COMMAND,
             "conda clean --packages --tarballs --yes",
         ),
     )
@@ -4403,6 +4442,69 @@ _DISTRO_PACKAGES = {
 }
 #: The parts of the standard library Debian and Ubuntu ship as packages of their own.
 DISTRO_PARTS: Final = frozenset(_DISTRO_PACKAGES)
+
+
+#: The standard library's compiled modules that a Python built from source has only where the
+#: library each links was found when it was built, with the development packages that provide
+#: it: Debian and Ubuntu, Fedora and RHEL, Homebrew ("" where it has none). CPython's
+#: devguide lists them ("Install dependencies": apt's libbz2-dev, libffi-dev, libgdbm-dev,
+#: liblzma-dev, libncurses5-dev, libreadline6-dev, libsqlite3-dev, libssl-dev, uuid-dev,
+#: zlib1g-dev; dnf's bzip2-devel, libffi-devel, gdbm-devel, xz-devel, ncurses-devel,
+#: readline-devel, sqlite-devel, openssl-devel, libuuid-devel, zlib-devel; brew's openssl@3, xz,
+#: gdbm: https://devguide.python.org/getting-started/setup-building/#install-dependencies), as
+#: pyenv's suggested build environment does (https://github.com/pyenv/pyenv/wiki#suggested-build-environment).
+#: _tkinter is the distribution's split-out part first (:data:`DISTRO_PARTS`).
+BUILT_PARTS: Final[Mapping[str, tuple[str, str, str]]] = {
+    "_bz2": ("libbz2-dev", "bzip2-devel", "bzip2"),
+    "_lzma": ("liblzma-dev", "xz-devel", "xz"),
+    "_sqlite3": ("libsqlite3-dev", "sqlite-devel", "sqlite"),
+    "_ctypes": ("libffi-dev", "libffi-devel", "libffi"),
+    "_ssl": ("libssl-dev", "openssl-devel", "openssl@3"),
+    "_hashlib": ("libssl-dev", "openssl-devel", "openssl@3"),
+    "_uuid": ("uuid-dev", "libuuid-devel", ""),
+    "readline": ("libreadline-dev", "readline-devel", "readline"),
+    "_curses": ("libncurses5-dev", "ncurses-devel", "ncurses"),
+    "_gdbm": ("libgdbm-dev", "gdbm-devel", "gdbm"),
+    "zlib": ("zlib1g-dev", "zlib-devel", ""),
+}
+
+
+def unbuilt_part_fix(modules_missing: Sequence[str], system: str = "", rebuild: str = "") -> Fix:
+    """The development packages of the libraries ``modules_missing`` (keys of
+    :data:`BUILT_PARTS`) link, for ``system`` (``linux``, ``macos``; empty where the log does
+    not show it), then the Python built again (``rebuild``: the command that rebuilds this one,
+    where its path shows pyenv's; else said in words) and its environments made again."""
+    rows = [BUILT_PARTS[x] for x in modules_missing if x in BUILT_PARTS]
+    apt = " ".join(dict.fromkeys(r[0] for r in rows))
+    dnf = " ".join(dict.fromkeys(r[1] for r in rows))
+    brew = " ".join(dict.fromkeys(r[2] for r in rows if r[2]))
+    commands: list[str] = []
+    if system != "macos":
+        commands += [
+            f"sudo apt-get install {apt}  # Debian, Ubuntu",
+            f"sudo dnf install {dnf}  # Fedora, RHEL",
+        ]
+    if system != "linux" and brew:
+        commands.append(f"brew install {brew}  # macOS, Homebrew")
+    if rebuild:
+        commands.append(rebuild)
+    names = ", ".join(modules_missing)
+    return Fix(
+        f"This Python was built without {names}: the development files of the library it links "
+        "were missing when the interpreter was compiled (pyenv, asdf and `make install` build "
+        "it on this machine and leave out what they cannot build). Install them, build the "
+        "same Python again ("
+        + (
+            "the last command; "
+            if rebuild
+            else "`pyenv install --force VERSION`, asdf's "
+            "uninstall then install, or `make` and `make install` in its source tree; "
+        )
+        + "its build's closing lines must no longer list the module), then make the virtual "
+        "environments made from it again. Or use a Python built with them: the "
+        "distribution's, python.org's or conda's.",
+        tuple(commands),
+    )
 
 
 def distro_part_fix(part: str, python: str = "") -> Fix:

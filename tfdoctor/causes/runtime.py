@@ -382,18 +382,34 @@ def serving_version_fix(servable: Optional[str], base_path: Optional[str]) -> Fi
     )
 
 
-def import_order_fix(imported_before: Sequence[str] = ()) -> Fix:
-    """TensorFlow imported first (``imported_before``: what the log shows imported ahead)."""
+def import_order_fix(imported_before: Sequence[str] = (), crashed: bool = False) -> Fix:
+    """TensorFlow imported first (``imported_before``: what the log shows imported ahead).
+    ``crashed``: the log shows the process crash, not where: the fault handler's frames with
+    TensorFlow alone and after those packages tell the clash from a broken install (a release
+    of one of them that crashes beside TensorFlow is the other candidate,
+    :func:`tfdoctor.causes.software.import_crash_fix`)."""
     ahead = (
         f" (the log shows {', '.join(imported_before)} imported ahead of it)"
         if imported_before
         else ""
     )
-    return Fix(
+    text = (
         "Import TensorFlow first, before the other packages the program imports"
         f"{ahead}: make `import tensorflow` the first import of the script that fails, and "
-        "check that TensorFlow alone imports.",
-        ('python -c "import tensorflow"',),
+        "check that TensorFlow alone imports."
+    )
+    if not crashed or not imported_before:
+        return Fix(text, ('python -c "import tensorflow"',))
+    names = ", ".join(imported_before)
+    return Fix(
+        f"{text} The log shows the process crash, not where: run TensorFlow's import alone, "
+        f"then after {names}, with the fault handler (the commands below). Where TensorFlow "
+        "alone loads and the pair crashes, native libraries of both clash in one process: "
+        "import TensorFlow first, or keep them in separate processes.",
+        (
+            'python -X faulthandler -c "import tensorflow"',
+            f'python -X faulthandler -c "import {names}; import tensorflow"',
+        ),
     )
 
 

@@ -3818,21 +3818,15 @@ _FRAMEWORK_SENTENCE = (
 )
 
 
-#: Abseil's LTS releases put every name in an inline namespace named by the release
-#: (absl::lts_20230125, mangled "4absl12lts_20230125"; lts_2020_02_25 before 2020's change of
-#: form): absl/base/options.h, ABSL_OPTION_INLINE_NAMESPACE_NAME. TensorFlow's headers carry
-#: the Abseil of their own release, so a missing symbol naming one says which headers an op
-#: was compiled against.
-_ABSL_LTS = re.compile(r"4absl1[24]lts_(\d{4}_?\d{2}_?\d{2})")
-
-
 def _absl_sentence(symbol: str) -> str:
-    """What an Abseil release namespace in the missing symbol says, or ""."""
+    """What an Abseil release namespace in the missing symbol says (:data:`_ABSL_LTS`: TensorFlow's
+    headers carry the Abseil of their own release, so a missing symbol naming one says which
+    headers an op was compiled against), or ""."""
     found = _ABSL_LTS.search(symbol)
     if found is None:
         return ""
     return (
-        f" The missing symbol names Abseil's release namespace (absl::lts_{found.group(1)}), "
+        f" The missing symbol names Abseil's release namespace (absl::lts_{found.group('date')}), "
         "which TensorFlow's headers fix per release: the op was compiled against the headers "
         "of another TensorFlow release than the installed one, which no link or ABI flag "
         "mends."
@@ -4765,8 +4759,9 @@ def import_hang_fix(m: Machine) -> Fix:
 
 def import_crash_fix(m: Machine, imported_before: Sequence[str] = ()) -> Fix:
     """Where the crash is, from Python's fault handler; then the usual reasons, in order.
-    ``imported_before``: the packages the crashed command (as the log shows it) imports
-    before TensorFlow, whose native libraries were loaded first: the first suspects."""
+    ``imported_before``: the packages the crashed command imports before TensorFlow, whose
+    release crashing beside TensorFlow's is this cause (their order is the other,
+    :func:`tfdoctor.causes.runtime.import_order_fix`)."""
     general = Fix(
         "Find where it crashes: Python's fault handler prints the frames of the crash (run the "
         "import, or the program, with -X faulthandler). If another framework with native "
@@ -4783,12 +4778,10 @@ def import_crash_fix(m: Machine, imported_before: Sequence[str] = ()) -> Fix:
     # The distribution to upgrade (cv2 is opencv-python's): the module table's, else the name.
     dists = [distribution_of(x) or x for x in imported_before]
     return Fix(
-        f"The log shows a command importing {names} before TensorFlow: native libraries of "
-        "both in one process are the likeliest clash. Run TensorFlow's import alone, then "
-        f"after {names}, with the fault handler (the commands below): where TensorFlow alone "
-        f"loads and the pair crashes, install another release of {', '.join(dists)} (a newer "
-        "one first: a release that crashed beside TensorFlow is often fixed in the next), or "
-        f"import TensorFlow first, or keep them in separate processes. {general.text}",
+        f"The release of {', '.join(dists)} installed may crash beside this TensorFlow "
+        "whatever the order: where TensorFlow alone imports and the pair crashes either way, "
+        f"install another release of {', '.join(dists)} (a newer one first: a release that "
+        "crashed beside TensorFlow is often mended in the next).",
         (
             'python -X faulthandler -c "import tensorflow"',
             f'python -X faulthandler -c "import {names}; import tensorflow"',

@@ -28,8 +28,15 @@ from tfdoctor.records import Record, record
 
 #: A frame's first line: its number, then the address and ``in`` where gdb prints them.
 _FRAME_START = re.compile(r"^#(?P<number>\d{1,5})[ \t]+(?:0x[0-9a-fA-F]{1,16}[ \t]+in[ \t]+)?")
-#: The shared object a frame without debugging information names, ending its text.
-_FROM = re.compile(r"\bfrom[ \t]+(?P<library>/\S+)\s*$")
+#: The shared object a frame without debugging information names, ending its text: gdb's
+#: ``from /path/lib.so``, or the module and offset elfutils' unwinder prints for
+#: systemd-coredump and eu-stack (``_ZN6google... (libtensorflow_framework.so.2 + 0x28d350e)``:
+#: systemd's src/shared/elf-util.c, frame_callback, ``#%-2u 0x%016" PRIx64 " %s (%s + 0x%"
+#: PRIx64 ")``), which names the module by its file name only.
+_FROM = re.compile(
+    r"\bfrom[ \t]+(?P<library>/\S+)\s*$"
+    r"|\((?P<module>[\w.+-]+\.so(?:\.[\w]+)*) \+ 0x[0-9a-fA-F]+\)\s*$"
+)
 #: The names GCC gives a translation unit's static initialisers.
 _INITIALISER = re.compile(r"\b_GLOBAL__sub_I_|\b__static_initialization_and_destruction_\d")
 #: How many frames are read of one backtrace.
@@ -114,7 +121,8 @@ def _backtrace_from(lines: list[str], first: int) -> tuple[tuple[NativeFrame, ..
             pieces.append(after.strip())
         body = " ".join(pieces)
         found = _FROM.search(body)
-        frames.append(NativeFrame(number, body, found.group("library") if found else ""))
+        library = (found.group("library") or found.group("module")) if found else ""
+        frames.append(NativeFrame(number, body, library or ""))
         if len(frames) >= MAX_NATIVE_FRAMES:
             return tuple(frames), i + 1
     return tuple(frames), len(lines)

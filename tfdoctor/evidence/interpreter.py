@@ -52,6 +52,13 @@ _FREE_THREADED_BANNER = re.compile(
 )
 
 
+#: The free-threaded build's own name, as its executable (``python3.14t -m pip``,
+#: ``/usr/bin/python3.13t``) and its library folder (``lib/python3.13t/site-packages``) give it:
+#: CPython installs it beside the default build with a ``t`` after the version
+#: (https://docs.python.org/3/howto/free-threading-python.html#identifying-free-threaded-python).
+_FREE_THREADED_NAME = re.compile(r"\bpython(?P<version>3\.\d{2})t(?![\w.])")
+
+
 @record
 class Interpreter(Record):
     """What the log shows of the interpreter pip ran in (observed); empty fields unknown."""
@@ -97,6 +104,9 @@ def read_interpreter(text: str) -> Optional[Interpreter]:
     free = _FREE_THREADED_BANNER.search(text) if "free-threading build" in text else None
     if free is not None:
         return Interpreter("CPython", True, free.group("version"))
+    named = _FREE_THREADED_NAME.search(text) if "t" in text else None
+    if named is not None:
+        return Interpreter("CPython", True, named.group("version"))
     if "(ARM64)]" in text and _WINDOWS_ARM64_BANNER.search(text):
         # packaging's tag for it (tags.py, _generic_platforms: sysconfig's win-arm64).
         return Interpreter("CPython", platform="win_arm64")

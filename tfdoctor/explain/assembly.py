@@ -84,7 +84,11 @@ from tfdoctor.explain.libraries import (
     _windows_gpu_archive,
 )
 from tfdoctor.explain.modules import requested_findings
-from tfdoctor.explain.native import _interleaved_import, _native_import_cut
+from tfdoctor.explain.native import (
+    _interleaved_import,
+    _native_import_cut,
+    bound_to_tensorflow_copy,
+)
 from tfdoctor.explain.network import _cert_path_candidate, _retried_only
 from tfdoctor.explain.nightlies import nightly_own_name_finding
 from tfdoctor.explain.notebooks import _kernel_python, _reticulate_python, _settle_kernel_install
@@ -108,6 +112,7 @@ from tfdoctor.explain.platform import (
     _cpu_candidate,
     _fold_into_emulator,
     _jvm_candidate,
+    long_path_exception,
 )
 from tfdoctor.explain.progress import (
     _ctypes_unfound_went_on,
@@ -138,6 +143,7 @@ from tfdoctor.explain.software import (
     _syntax_older_than_python,
     _unrecognised_distribution,
     _unrecognised_distribution_candidate,
+    import_crash_candidate,
 )
 from tfdoctor.explain.tensorboard import tensorboard_findings
 from tfdoctor.explain.unshown import cut_import_finding, unshown_caller_candidate
@@ -998,6 +1004,7 @@ def explain(
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         *_native_import_cut(evidence, revealed, machine, findings.values()),
         _interleaved_import(evidence.first_text, findings.values()),
+        bound_to_tensorflow_copy(evidence.first_text, findings.values()),
         cut_import_finding(
             cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
         ),
@@ -1011,6 +1018,7 @@ def explain(
         _conda_path_too_long(evidence),
         _conda_system_unsatisfied(evidence, machine),
         _pip_path_too_long(evidence),
+        long_path_exception(evidence.tracebacks),
         _project_python_range(evidence),
         # After the hints' reading, which names the range the resolver suggests.
         *resolver_python_findings(evidence.python_refusals, machine),
@@ -1021,6 +1029,7 @@ def explain(
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
+        import_crash_candidate(findings, machine, revealed),
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),

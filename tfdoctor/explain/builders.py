@@ -136,7 +136,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.cluster.CLUSTER_WORKER_FAILED: lambda m: causes.cluster.peer_failed_fix(),
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
-    causes.platform.TF_EXPORTED_SYMBOL_CLASH: lambda m: causes.platform.hwloc_preload_fix(),
+    # The signatures read hwloc's frames (Open MPI's calls into TensorFlow's copy).
+    causes.platform.TF_EXPORTED_SYMBOL_CLASH: lambda m: causes.platform.exported_symbol_fix(
+        "hwloc", "Open MPI"
+    ),
     causes.cluster.MPI_INTERFACE_UNPINNED: lambda m: causes.cluster.mpi_interfaces_fix(),
     causes.cluster.TF_CONFIG_INVALID_JSON: lambda m: causes.cluster.tf_config_json_fix(),
     causes.cluster.TF_CONFIG_TASK_INVALID: lambda m: causes.cluster.task_fix(),

@@ -120,7 +120,11 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     # Only the package itself: a submodule missing from an installed package is about its
     # release (API knowledge), not about the package being absent.
     if dist is None:
-        return _removed_module(tb, module, m) or _unlisted_module(tb, module, m)
+        return (
+            _unbuilt_part(tb, module, m)
+            or _removed_module(tb, module, m)
+            or _unlisted_module(tb, module, m)
+        )
     if module == "keras":
         return _keras_missing(tb, m)
     if module == "google.protobuf" and _other_requirer(tb, dist) is None:
@@ -847,6 +851,43 @@ def _distro_part(tb: Traceback, module: str, removed_in: str, m: Machine) -> Opt
         f"{said}\nDebian and Ubuntu package the system Python's {top} apart from it (until "
         f"Python {removed_in}, which removed it): {why}.",
         causes.platform.distro_part_fix(top, python),
+    )
+
+
+#: A Python pyenv built (``~/.pyenv/versions/3.10.5/``): its full release, which the command
+#: that builds it again names. pyenv-win installs python.org's builds, which lack no part.
+_PYENV_PYTHON = re.compile(r"/\.pyenv/versions/(?P<version>\d+\.\d+\.\d+)/")
+
+
+def _unbuilt_part(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
+    """``No module named '_lzma'`` (a compiled module of the standard library,
+    :data:`causes.platform.BUILT_PARTS`) outside Windows: a Python built from source without
+    the library that module links. Distributions', python.org's and conda's builds have them
+    all; Windows' installers ship them too, so a Windows path is left to other readings."""
+    if module not in causes.platform.BUILT_PARTS or tb.name not in (
+        "ModuleNotFoundError",
+        "ImportError",
+    ):
+        return None
+    paths = [f.path.replace("\\", "/") for f in tb.frames]
+    if m.os == "windows" or any(re.match(r"^[A-Za-z]:/", p) for p in paths):
+        return None
+    pyenv = next((x.group("version") for p in paths for x in [_PYENV_PYTHON.search(p)] if x), "")
+    python = pyenv or m.python_version or _frames_python(tb)
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    return causes.finding(
+        f"explain.{causes.platform.DISTRO_PYTHON_PART_MISSING}",
+        Severity.ERROR,
+        causes.platform.DISTRO_PYTHON_PART_MISSING,
+        f"This Python{f' {python}' if python else ''} was built without its {module} module",
+        f"{said}\n{module} is a compiled module of the standard library that every "
+        "distribution's, python.org's and conda's Python has; a Python built from source "
+        "(pyenv, asdf, `make install`) leaves it out where the library it links was not there "
+        "when it was built.",
+        causes.platform.unbuilt_part_fix(
+            (module,), m.os or "", f"pyenv install --force {pyenv}" if pyenv else ""
+        ),
+        ("https://devguide.python.org/getting-started/setup-building/#install-dependencies",),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 from typing import Optional
 
 from tfdoctor import causes
@@ -875,3 +876,74 @@ def _interleaved_import(text: str, found: Iterable[Finding]) -> Optional[Finding
         "symbol, and the import crashed in it. Imported first, TensorFlow binds its own.",
         causes.runtime.import_order_fix(others),
     )
+
+
+#: TensorFlow's own shared objects, by file name, as a backtrace names them.
+_TF_LIBRARY = re.compile(
+    r"^(?:libtensorflow_framework|libtensorflow_cc|libtensorflow|_pywrap_tensorflow_internal)"
+    r"\.(?:so|dylib)\b"
+)
+#: The libraries TensorFlow's own shared objects carry a copy of, by the prefix their symbols
+#: have as a backtrace prints them (Itanium mangling's namespace, or hwloc's C names):
+#: protobuf and abseil are built into libtensorflow_framework (tensorflow/workspace2.bzl),
+#: hwloc from 1.14 (tensorflow/tensorflow#29807).
+_BUNDLED_SYMBOLS = (
+    ("_ZN6google8protobuf", "protobuf"),
+    ("_ZN4absl", "abseil"),
+    ("hwloc_", "hwloc"),
+)
+#: System libraries a stack passes through on anyone's behalf: the C and C++ runtimes, the
+#: loader, Python's own.
+_RUNTIME_LIBRARY = re.compile(
+    r"^(?:libc|libstdc\+\+|libgcc_s|libpthread|ld-linux|libpython|libm)\b|^python[\d.]*$"
+)
+
+
+def _file_name(library: str) -> str:
+    """A shared object's file name, from its path or its name alone."""
+    return PurePosixPath(library).name
+
+
+def _bundled_in(frame_text: str) -> str:
+    """The bundled library (:data:`_BUNDLED_SYMBOLS`) whose symbol a frame runs, or ""."""
+    function = frame_text.split(" in ", 1)[-1].lstrip()
+    function = re.sub(r"^0x[0-9a-fA-F]+\s+", "", function)
+    return next((name for prefix, name in _BUNDLED_SYMBOLS if function.startswith(prefix)), "")
+
+
+def bound_to_tensorflow_copy(text: str, found: Iterable[Finding]) -> Optional[Finding]:
+    """A native backtrace whose innermost frames run a library TensorFlow's own shared object
+    carries a copy of (protobuf, abseil, hwloc: :data:`_BUNDLED_SYMBOLS`) inside TensorFlow's
+    library, called from another package's library: that library's own calls were bound to
+    TensorFlow's exported copy, of another release, and crashed in it. None where a reading of
+    the log's words already names the cause."""
+    clash = f"explain.{causes.platform.TF_EXPORTED_SYMBOL_CLASH}"
+    if any(x.id == clash for x in found):
+        return None
+    for stack in read_native_backtraces(text):
+        inner = 0
+        while inner < len(stack) and _TF_LIBRARY.match(_file_name(stack[inner].library)):
+            inner += 1
+        if inner == 0 or inner >= len(stack):
+            continue
+        bundled = next((b for f in stack[:inner] for b in [_bundled_in(f.text)] if b), "")
+        caller = stack[inner]
+        name = _file_name(caller.library)
+        if not bundled or not name or _RUNTIME_LIBRARY.match(name):
+            continue
+        who = caller.package or f"the package of {name}"
+        shown = "; ".join(
+            f"#{f.number} {_file_name(f.library)}" for f in (stack[inner - 1], caller)
+        )
+        return causes.finding(
+            clash,
+            Severity.ERROR,
+            causes.platform.TF_EXPORTED_SYMBOL_CLASH,
+            f"{who[:1].upper()}{who[1:]} ran TensorFlow's copy of {bundled} and crashed in it",
+            f"The native backtrace shows {name} calling {bundled} code inside TensorFlow's "
+            f"library ({shown}): TensorFlow's library exports the {bundled} it carries, and "
+            f"the other library's own {bundled} calls were bound to that copy, of another "
+            "release.",
+            causes.platform.exported_symbol_fix(bundled, who),
+        )
+    return None

@@ -10,7 +10,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.dpkg import library_packages
 from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.pip import WheelRefusal
-from tfdoctor.evidence.traceback import installed_package
+from tfdoctor.evidence.traceback import Traceback, failures, installed_package
 from tfdoctor.explain.common import cite, group, hits_by
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
@@ -475,3 +475,46 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, group(hits, "cores"))
+
+
+#: A Windows path in an exception's message (a drive, then a run of characters no path
+#: holds none of): quoted or not, up to the next quote or the line's end.
+_WINDOWS_PATH_IN_MESSAGE = re.compile(r"(?<![\w])[A-Za-z]:[\\/][^'\"<>|\n\r]{20,2000}")
+#: Windows' MAX_PATH, 260 characters with the drive and the closing NUL
+#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation); a
+#: path within 20 of it is read as past it, as a pasted log often shortens the user's own
+#: folder name (C:\\Users\\user).
+_NEAR_MAX_PATH = 240
+#: The words of a failure to create, open or find a file, Python's (FileNotFoundError,
+#: ``[Errno 2]``, ``[WinError 3]``, ``[WinError 206]``) and TensorFlow's file system's
+#: (``Failed to create a directory``, NotFoundError).
+_FILE_FAILED = re.compile(
+    r"Failed to create|No such file or directory|cannot find the path|WinError (?:3|206)\b"
+    r"|FileNotFoundError|NotFoundError|too long",
+    re.I,
+)
+
+
+def long_path_exception(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
+    """An exception that failed to create, open or find a file whose Windows path is past
+    MAX_PATH: Windows refuses such a path unless long paths are on (and the program declares
+    itself long-path aware, as python.exe does from 3.6). Any program's, not pip's alone."""
+    for tb in failures(tracebacks):
+        said = f"{tb.type}: {tb.message}"
+        if not _FILE_FAILED.search(said):
+            continue
+        for found in _WINDOWS_PATH_IN_MESSAGE.finditer(tb.message):
+            path = found.group(0).rstrip(" .,;:)")
+            if len(path.replace("\\\\", "\\")) < _NEAR_MAX_PATH:
+                continue
+            return causes.finding(
+                f"explain.{causes.platform.WINDOWS_LONG_PATHS}",
+                Severity.ERROR,
+                causes.platform.WINDOWS_LONG_PATHS,
+                "A file's path is longer than Windows allows",
+                f"{tb.where}: {tb.type}: {tb.message[:300]}\nThe path is {len(path)} "
+                "characters; Windows refuses a path past 260 (MAX_PATH) unless long paths are "
+                "on.",
+                causes.platform.long_file_path_fix(),
+            )
+    return None

@@ -487,7 +487,33 @@ def _import_crash(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
         # ROCm release, and on another its calls into HIP's runtime break (a stack smashed, a
         # segmentation fault) instead of failing to load (AMD's support matrix).
         return causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(m, None)
-    return causes.software.IMPORT_CRASH, causes.software.import_crash_fix(m, r.imported_before)
+    if r.imported_before:
+        # The command that crashed imports other packages first: their native libraries,
+        # loaded ahead of TensorFlow's, are the first suspects (one cause, one fix).
+        return causes.runtime.IMPORT_ORDER_CONFLICT, causes.runtime.import_order_fix(
+            r.imported_before, crashed=True
+        )
+    return causes.software.IMPORT_CRASH, causes.software.import_crash_fix(m)
+
+
+def import_crash_candidate(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed
+) -> Optional[Finding]:
+    """A crash of a command that imports other packages before TensorFlow, read as their order
+    (:func:`_import_crash`): the release of those packages crashing beside TensorFlow's, in
+    whatever order, is the other candidate."""
+    order = findings.get(f"explain.{causes.runtime.IMPORT_ORDER_CONFLICT}")
+    if order is None or not r.imported_before or order.severity is not Severity.ERROR:
+        return None
+    if f"explain.{causes.software.IMPORT_CRASH}" in findings:
+        return None
+    return causes.other_candidate(
+        causes.software.IMPORT_CRASH,
+        f"the release of {', '.join(r.imported_before)} installed crashes beside TensorFlow",
+        f"{order.detail}\nA package's release can crash in one process with TensorFlow's "
+        "libraries whichever is imported first; the fault handler's run of each order tells.",
+        causes.software.import_crash_fix(m, r.imported_before),
+    )
 
 
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
