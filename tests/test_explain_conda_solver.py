@@ -278,3 +278,30 @@ def test_the_cuda_override_reads_the_driver_and_never_exports_an_empty_value(
     )
     smi.chmod(0o755)
     assert _cuda_override_after(top.fix.commands, tmp_path).stdout == "12.2"
+
+
+#: conda install's PackagesNotFoundError (conda/exceptions.py): the request, then the channels.
+_NOT_AVAILABLE = (
+    "$ conda install {spec}\n"
+    "Collecting package metadata (current_repodata.json): done\n"
+    "Solving environment: failed with initial frozen solve. Retrying with flexible solve.\n\n"
+    "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
+    "  - {spec}\n\n"
+    "Current channels:\n\n"
+    "  - https://repo.anaconda.com/pkgs/main/linux-64\n"
+)
+
+
+@pytest.mark.parametrize("spec", ["tensorflow-text", "tensorflow-addons==0.21.0"])
+def test_conda_asked_for_a_companion_pypi_publishes_installs_it_with_the_environments_pip(
+    spec: str,
+) -> None:
+    top = top_error(explained(_NOT_AVAILABLE.format(spec=spec)))
+    assert top.cause == "conda-package-pypi-only"
+    assert f"python -m pip install {spec}" in fix_text(top)
+
+
+@pytest.mark.parametrize("spec", ["scikit-image", "tensorflow==1.7.0", "tensorflow-deps"])
+def test_conda_lacking_another_package_is_not_a_pypi_companion(spec: str) -> None:
+    report = explained(_NOT_AVAILABLE.format(spec=spec))
+    assert all(x.cause != "conda-package-pypi-only" for x in report.findings)

@@ -374,11 +374,14 @@ EVERY_PLATFORM_PACKAGES = frozenset(
      "ca-certificates", "certifi", "libffi", "bzip2"}
 )  # fmt: skip
 
-#: conda's own TensorFlow packages (defaults' builds and their metapackages): conda carries
-#: them, so not finding one is about a release or a platform, never "PyPI only".
+#: conda's own TensorFlow packages (defaults' builds and their metapackages), and Apple's
+#: tensorflow-deps, a conda package of its own channel for Apple silicon only
+#: (https://developer.apple.com/metal/tensorflow-plugin/: `conda install -c apple
+#: tensorflow-deps`): conda carries them, so not finding one is about a release, a channel or
+#: a platform, never "PyPI only".
 _CONDA_TF_PACKAGES = frozenset(
     {*CONDA_TENSORFLOW, "tensorflow-mkl", "tensorflow-eigen", "tensorflow-estimator",
-     "_tflow_select"}
+     "_tflow_select", "tensorflow-deps"}
 )  # fmt: skip
 
 
@@ -498,6 +501,21 @@ def pypi_only_fix(specs: Sequence[tuple[str, str]], file: str, builds: bool = Fa
             f"conda activate \"$(sed -n 's/^name:[[:space:]]*//p' {created})\"",
             f"python -m pip install {reqs}",
         ),
+    )
+
+
+def pypi_only_request_fix(specs: Sequence[tuple[str, str]]) -> Fix:
+    """Packages a ``conda install`` asked for that its channels lack: pip in the same
+    environment installs them from PyPI, where they are built against PyPI's TensorFlow."""
+    reqs = " ".join(_pip_spec(n, v) for n, v in specs)
+    listed = ", ".join(f"{n}={v}" if v else n for n, v in specs)
+    return Fix(
+        f"{listed}: published on PyPI, not in the conda channels searched. Install them with "
+        "the pip of the conda environment (activated, `python -m pip`), after TensorFlow; "
+        "they are built against PyPI's TensorFlow of their release, so where the environment's "
+        "TensorFlow came from conda, install that TensorFlow release with pip too (the first "
+        "command shows which is there).",
+        ("conda list tensorflow", f"python -m pip install {reqs}"),
     )
 
 

@@ -129,12 +129,11 @@ def spec_line(line: str) -> bool:
     return _SPEC.match(line) is not None
 
 
-def read_unresolved_specs(text: str) -> list[UnresolvedSpec]:
-    """The specs every ResolvePackageNotFound in ``text`` lists, each once, in order."""
-    if "ResolvePackageNotFound" not in text:
-        return []
+def _listed_specs(blocks: re.Pattern[str], text: str) -> list[UnresolvedSpec]:
+    """The ``  - SPEC`` lines of every list ``blocks`` finds in ``text`` (its first group),
+    each spec once, in order."""
     out: list[UnresolvedSpec] = []
-    for block in _UNRESOLVED.finditer(text):
+    for block in blocks.finditer(text):
         for line in block.group(1).splitlines():
             m = _SPEC.match(line)
             if m is None:
@@ -143,6 +142,30 @@ def read_unresolved_specs(text: str) -> list[UnresolvedSpec]:
             if spec not in out:
                 out.append(spec)
     return out
+
+
+def read_unresolved_specs(text: str) -> list[UnresolvedSpec]:
+    """The specs every ResolvePackageNotFound in ``text`` lists, each once, in order."""
+    if "ResolvePackageNotFound" not in text:
+        return []
+    return _listed_specs(_UNRESOLVED, text)
+
+
+#: conda's PackagesNotFoundError for a command's own request (``conda install NAME``): "The
+#: following packages are not available from current channels:", one ``  - SPEC`` line per
+#: package, then the channels searched (conda/exceptions.py, PackagesNotFoundError).
+_NOT_AVAILABLE = re.compile(
+    r"The following packages are not available from current channels:[ \t]*\r?\n\s*"
+    r"((?:[ \t]*- [^\n]{1,300}\n?){1,50})"
+)
+
+
+def read_unavailable_specs(text: str) -> list[UnresolvedSpec]:
+    """The specs every PackagesNotFoundError in ``text`` lists (a ``conda install``'s request
+    that no channel searched carries), each once, in order."""
+    if "not available from current channels" not in text:
+        return []
+    return _listed_specs(_NOT_AVAILABLE, text)
 
 
 #: pixi's PyPI resolver (rattler_installs_packages) excluding every release of a package

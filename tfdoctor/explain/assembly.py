@@ -955,6 +955,7 @@ def explain(
             evidence.env_file,
             mac=revealed.os == "macos" or revealed.mac is not None,
             os=revealed.os,
+            unavailable=evidence.unavailable_specs,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), machine, revealed.os),
         kernelspec_gone_finding(evidence.first_text),

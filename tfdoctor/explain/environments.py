@@ -28,6 +28,7 @@ from tfdoctor.causes.conda import (
     platform_of,
     pypi_companion,
     pypi_only_fix,
+    pypi_only_request_fix,
     virtual_package_fix,
 )
 from tfdoctor.causes.notebook import KERNEL_INTERPRETER_MISSING, kernelspec_gone_fix
@@ -108,6 +109,30 @@ def pypi_only_finding(specs: Sequence[UnresolvedSpec], file: str) -> Optional[Fi
         pypi_only_fix(
             [(s.name, s.version) for s in found], file, builds=any(s.build for s in specs)
         ),
+    )
+
+
+def pypi_only_request_finding(specs: Sequence[UnresolvedSpec]) -> Optional[Finding]:
+    """A ``conda install`` of TensorFlow companions the channels it searched do not carry
+    (PackagesNotFoundError), where PyPI publishes them: the wheel index lists their releases
+    (a name alone is no proof: Apple's tensorflow-deps is a conda package of its own channel)."""
+    found = [
+        s
+        for s in specs
+        if not s.build and releases_of(s.name) and pypi_companion(s.name, s.version)
+    ]
+    if not found:
+        return None
+    return causes.finding(
+        f"explain.{CONDA_PACKAGE_PYPI_ONLY}",
+        Severity.ERROR,
+        CONDA_PACKAGE_PYPI_ONLY,
+        "conda was asked for packages published on PyPI",
+        "PackagesNotFoundError: "
+        + ", ".join(_spec_text(s) for s in found)
+        + "\nTensorFlow's companion packages are published on PyPI; the conda channels the "
+        "command searched do not carry these releases.",
+        pypi_only_request_fix([(s.name, s.version) for s in found]),
     )
 
 
@@ -199,13 +224,16 @@ def environment_findings(
     file: Optional[str],
     mac: bool = False,
     os: Optional[str] = None,
+    unavailable: Sequence[UnresolvedSpec] = (),
 ) -> list[Finding]:
     """The findings a solver's refusal supports (none where the log does not show why;
-    ``mac``: the log shows a Mac; ``os``: the operating system it shows)."""
+    ``mac``: the log shows a Mac; ``os``: the operating system it shows; ``unavailable``: the
+    specs a ``conda install`` asked for that no channel searched carries)."""
     path = file or DEFAULT_ENV_FILE
     found = (
         other_platform_finding(specs, path, mac, os),
         pypi_only_finding(specs, path),
+        pypi_only_request_finding(unavailable),
         pypi_excluded_finding(excluded),
     )
     return [x for x in found if x is not None]

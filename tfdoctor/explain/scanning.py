@@ -37,6 +37,7 @@ from tfdoctor.evidence.conda import (
     read_conda_info,
     read_env_file,
     read_pypi_excluded,
+    read_unavailable_specs,
     read_unresolved_specs,
     rows_channels,
 )
@@ -291,6 +292,9 @@ class Evidence:
     #: excluded for want of a compatible wheel, and the environment file a command named
     #: (:mod:`tfdoctor.evidence.conda`).
     unresolved: list[UnresolvedSpec] = dataclasses.field(default_factory=list)
+    #: The specs a ``conda install`` asked for that no channel it searched carries
+    #: (PackagesNotFoundError).
+    unavailable_specs: list[UnresolvedSpec] = dataclasses.field(default_factory=list)
     pypi_excluded: list[str] = dataclasses.field(default_factory=list)
     env_file: Optional[str] = None
     #: The first ``conda info`` block listing virtual packages, with where.
@@ -679,6 +683,8 @@ def _read_solver(evidence: Evidence, text: str) -> None:
     _read_installer(evidence, text)
     if len(evidence.unresolved) < MAX_CONFLICTS:
         evidence.unresolved.extend(read_unresolved_specs(text))
+    if len(evidence.unavailable_specs) < MAX_CONFLICTS:
+        evidence.unavailable_specs.extend(read_unavailable_specs(text))
     if len(evidence.pypi_excluded) < MAX_CONFLICTS:
         evidence.pypi_excluded.extend(read_pypi_excluded(text))
     if evidence.env_file is None:
