@@ -56,7 +56,20 @@ _FREE_THREADED_BANNER = re.compile(
 #: ``/usr/bin/python3.13t``) and its library folder (``lib/python3.13t/site-packages``) give it:
 #: CPython installs it beside the default build with a ``t`` after the version
 #: (https://docs.python.org/3/howto/free-threading-python.html#identifying-free-threaded-python).
-_FREE_THREADED_NAME = re.compile(r"\bpython(?P<version>3\.\d{2})t(?![\w.])")
+_FREE_THREADED_NAME = re.compile(r"python(?P<version>3\.\d{2})t(?![\w.])")
+
+
+def _free_threaded_name(text: str) -> str:
+    """The version of a free-threaded build ``text`` names by its executable or library
+    folder (:data:`_FREE_THREADED_NAME`), or ""; each ``python3.`` is looked at once, so a
+    long log costs one search of the word."""
+    at = text.find("python3.")
+    while at >= 0:
+        found = _FREE_THREADED_NAME.match(text, at)
+        if found is not None and not (at and (text[at - 1].isalnum() or text[at - 1] == "_")):
+            return found.group("version")
+        at = text.find("python3.", at + 8)
+    return ""
 
 
 @record
@@ -104,9 +117,9 @@ def read_interpreter(text: str) -> Optional[Interpreter]:
     free = _FREE_THREADED_BANNER.search(text) if "free-threading build" in text else None
     if free is not None:
         return Interpreter("CPython", True, free.group("version"))
-    named = _FREE_THREADED_NAME.search(text) if "t" in text else None
-    if named is not None:
-        return Interpreter("CPython", True, named.group("version"))
+    named = _free_threaded_name(text)
+    if named:
+        return Interpreter("CPython", True, named)
     if "(ARM64)]" in text and _WINDOWS_ARM64_BANNER.search(text):
         # packaging's tag for it (tags.py, _generic_platforms: sysconfig's win-arm64).
         return Interpreter("CPython", platform="win_arm64")

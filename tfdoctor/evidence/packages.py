@@ -1084,16 +1084,35 @@ _FOUND_VERSION = re.compile(
 #: A line Python's warnings module printed from an installed file (Lib/warnings.py,
 #: formatwarning: ``{filename}:{lineno}: {category}: {message}``).
 _INSTALLED_WARNING = re.compile(
-    r"^[ \t]*(?P<path>(?:[A-Za-z]:)?[^\n:]*?[/\\](?:site|dist)-packages[/\\][^\n:]*?\.py):\d+: "
-    r"(?P<category>[A-Z]\w*Warning): (?P<message>[^\n]{1,600})$",
-    re.MULTILINE,
+    r"[ \t]*(?P<path>(?:[A-Za-z]:)?[^\n:]{0,300}?[/\\](?:site|dist)-packages[/\\]"
+    r"[^\n:]{0,300}?\.py):\d+: "
+    r"(?P<category>[A-Z]\w*Warning): (?P<message>[^\n]{1,600})$"
 )
+
+
+def _warning_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` that hold a warning category's word (``Warning: ``), at most
+    :data:`MAX_CONFLICTS` of them: only those are matched, so a long log costs one search of
+    the word."""
+    at, seen = text.find("Warning: "), 0
+    while at >= 0 and seen < MAX_CONFLICTS:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        if "-packages" in line:
+            seen += 1
+            yield line
+        at = text.find("Warning: ", end)
 
 
 def _warned_verdicts(text: str) -> Iterator[ImportCheck]:
     """The refusals of TensorFlow (:func:`library_verdict`) that installed libraries printed as
     Python warnings, each named after the package its file lies in (not TensorFlow's own)."""
-    for m in itertools.islice(_INSTALLED_WARNING.finditer(text), MAX_CONFLICTS):
+    for line in _warning_lines(text):
+        m = _INSTALLED_WARNING.match(line)
+        if m is None:
+            continue
         path = m.group("path")
         parts = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
         top = parts.split("/", 1)[0].removesuffix(".py")
@@ -1975,6 +1994,12 @@ def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingReleas
     channels lack the package), with the platform it solved for where the text shows it."""
     out: list[CondaMissingRelease] = []
     for text in texts:
+        if (
+            _CONDA_NOT_AVAILABLE not in text
+            and _CONDA_UNRESOLVED not in text
+            and "nothing provides requested" not in text
+        ):
+            continue
         platform = _conda_platform(text)
         for header in (_CONDA_NOT_AVAILABLE, _CONDA_UNRESOLVED):
             start = text.find(header) if header in text else -1
