@@ -48,6 +48,15 @@ def test_a_windows_python_missing_a_compiled_module_is_not_read_as_a_source_buil
     assert finding_of(explained(text), "distro-python-part-missing") is None
 
 
+def test_a_system_pythons_missing_module_is_no_build_to_redo() -> None:
+    # /usr/lib/python3.10 is the distribution's own Python: its standard library package holds
+    # _lzma, so rebuilding an interpreter would change nothing there.
+    text = _LZMA.format(root="/usr", module="_lzma").replace(
+        "/usr/lib/python3.10/site-packages/", "/usr/lib/python3/dist-packages/"
+    )
+    assert finding_of(explained(text), "distro-python-part-missing") is None
+
+
 def test_a_module_of_no_library_is_not_this_reading() -> None:
     text = _LZMA.format(root="/home/user/.local/py", module="_tensorflow_own")
     assert finding_of(explained(text), "distro-python-part-missing") is None

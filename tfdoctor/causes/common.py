@@ -57,6 +57,19 @@ PLATFORM_CHECK: Final = (
 MACHINE_CHECK: Final = 'python -c "import platform; print(platform.machine())"'
 
 
+#: TensorFlow's import alone under Python's fault handler, which prints the frames of a crash.
+TF_IMPORT_FAULTHANDLER: Final = 'python -X faulthandler -c "import tensorflow"'
+
+
+def import_after_commands(imported_before: Sequence[str]) -> tuple[str, str]:
+    """TensorFlow's import alone, then after ``imported_before`` (import names), each under
+    the fault handler: where the first loads and the second crashes, the two clash."""
+    return (
+        TF_IMPORT_FAULTHANDLER,
+        f'python -X faulthandler -c "import {", ".join(imported_before)}; import tensorflow"',
+    )
+
+
 @dataclasses.dataclass(frozen=True)
 class Candidate:
     """One candidate reason for an error whose words are the same whatever the reason: the

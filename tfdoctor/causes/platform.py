@@ -13,6 +13,7 @@ from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     MACHINE_CHECK,
     TF_PIP_GUIDE,
+    import_after_commands,
     install_fix,
     owner_of_package_command,
     package_named,
@@ -1428,22 +1429,25 @@ def native_interpreter_fix(
     )
 
 
-def exported_symbol_fix(bundled: str, other: str) -> Fix:
+def exported_symbol_fix(bundled: str, other: str, module: str = "") -> Fix:
     """``other`` (a package, or its library's file name) bound its own calls of ``bundled``
     (``protobuf``, ``abseil``, ``hwloc``) to the copy TensorFlow's library exports: the other
     library loaded first, so that its own copy wins, or the two apart; for hwloc, Horovod's
-    guide's preload of the system's (:func:`hwloc_preload_fix`)."""
+    guide's preload of the system's (:func:`hwloc_preload_fix`). ``module``: the other's
+    import package where its path names one: the command then runs that order once."""
     if bundled == "hwloc":
         return hwloc_preload_fix()
+    check = import_after_commands((module,))[1:] if module else ("pip list",)
     return Fix(
         f"{other[:1].upper()}{other[1:]} called {bundled} code in its native library and ran "
         f"the copy TensorFlow's library exports, of another {bundled} release than its own. "
-        f"Import {other} before "
-        "TensorFlow, so that the loader binds its calls to its own copy, or run the two in "
-        f"separate processes; or install releases of the two built against the same "
-        f"{bundled} (a build of {other} made with the {bundled} of TensorFlow's release, "
-        "where its project or distribution offers one).",
-        ("pip list",),
+        f"Import {other} before TensorFlow, so that the loader binds its calls to its own "
+        f"copy{' (the command runs that order once)' if module else ''}, or run the two in "
+        "separate processes; or "
+        f"install releases of the two built against the same {bundled} (a build of {other} "
+        f"made with the {bundled} of TensorFlow's release, where its project or distribution "
+        "offers one).",
+        check,
     )
 
 
@@ -4453,7 +4457,9 @@ DISTRO_PARTS: Final = frozenset(_DISTRO_PACKAGES)
 #: readline-devel, sqlite-devel, openssl-devel, libuuid-devel, zlib-devel; brew's openssl@3, xz,
 #: gdbm: https://devguide.python.org/getting-started/setup-building/#install-dependencies), as
 #: pyenv's suggested build environment does (https://github.com/pyenv/pyenv/wiki#suggested-build-environment).
-#: _tkinter is the distribution's split-out part first (:data:`DISTRO_PARTS`).
+#: Neither _tkinter (the distribution's split-out part first, :data:`DISTRO_PARTS`) nor _gdbm
+#: (Debian ships it apart too, python3-gdbm: https://packages.debian.org/bookworm/python3-gdbm)
+#: is a row: a missing one is more often the distribution's package than a build.
 BUILT_PARTS: Final[Mapping[str, tuple[str, str, str]]] = {
     "_bz2": ("libbz2-dev", "bzip2-devel", "bzip2"),
     "_lzma": ("liblzma-dev", "xz-devel", "xz"),
@@ -4464,7 +4470,6 @@ BUILT_PARTS: Final[Mapping[str, tuple[str, str, str]]] = {
     "_uuid": ("uuid-dev", "libuuid-devel", ""),
     "readline": ("libreadline-dev", "readline-devel", "readline"),
     "_curses": ("libncurses5-dev", "ncurses-devel", "ncurses"),
-    "_gdbm": ("libgdbm-dev", "gdbm-devel", "gdbm"),
     "zlib": ("zlib1g-dev", "zlib-devel", ""),
 }
 

@@ -7,7 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import Candidate, set_env, show_env, unset_env
+from tfdoctor.causes.common import (
+    Candidate,
+    import_after_commands,
+    set_env,
+    show_env,
+    unset_env,
+)
 from tfdoctor.causes.gpu import CUDA_RELEASE_PREDATES_GPU, CUDNN_VERSION_MISMATCH, DRIVER_TOO_OLD
 from tfdoctor.causes.xla import WITHOUT_XLA
 from tfdoctor.findings import Fix
@@ -406,10 +412,7 @@ def import_order_fix(imported_before: Sequence[str] = (), crashed: bool = False)
         f"then after {names}, with the fault handler (the commands below). Where TensorFlow "
         "alone loads and the pair crashes, native libraries of both clash in one process: "
         "import TensorFlow first, or keep them in separate processes.",
-        (
-            'python -X faulthandler -c "import tensorflow"',
-            f'python -X faulthandler -c "import {names}; import tensorflow"',
-        ),
+        import_after_commands(imported_before),
     )
 
 

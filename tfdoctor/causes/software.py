@@ -13,11 +13,13 @@ from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     KERAS_FILE_METADATA,
     PLATFORM_CHECK,
+    TF_IMPORT_FAULTHANDLER,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
     conda_installed_note,
     declared_range_fix,
+    import_after_commands,
     install_fix,
     joint_range,
     legacy_keras_switch,
@@ -4768,13 +4770,12 @@ def import_crash_fix(m: Machine, imported_before: Sequence[str] = ()) -> Fix:
         "libraries (torch, cv2, ...) is imported first, import TensorFlow first or run them "
         "in separate processes; otherwise install TensorFlow afresh in a new environment, "
         "with one installer (pip or conda, not both), built for this Python and CUDA.",
-        ('python -X faulthandler -c "import tensorflow"',),
+        (TF_IMPORT_FAULTHANDLER,),
     )
     if not imported_before:
         return general
     from tfdoctor.modules import distribution_of  # noqa: PLC0415 - the module table, on demand
 
-    names = ", ".join(imported_before)
     # The distribution to upgrade (cv2 is opencv-python's): the module table's, else the name.
     dists = [distribution_of(x) or x for x in imported_before]
     return Fix(
@@ -4783,8 +4784,7 @@ def import_crash_fix(m: Machine, imported_before: Sequence[str] = ()) -> Fix:
         f"install another release of {', '.join(dists)} (a newer one first: a release that "
         "crashed beside TensorFlow is often mended in the next).",
         (
-            'python -X faulthandler -c "import tensorflow"',
-            f'python -X faulthandler -c "import {names}; import tensorflow"',
+            *import_after_commands(imported_before),
             *m.pip(f"install --upgrade {' '.join(dists)}"),
         ),
     )

@@ -486,7 +486,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         "backtrace say where it crashed." + tail,
         fix(
             "Get a native backtrace of the crash.",
-            'python -X faulthandler -c "import tensorflow"',
+            causes.common.TF_IMPORT_FAULTHANDLER,
         ),
     )
 

@@ -1031,8 +1031,6 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
     the sentence: it is read with its whitespace collapsed)."""
     out: list[ImportCheck] = []
     for text in texts:
-        if "Warning: " in text and "-packages" in text:
-            out.extend(x for x in _warned_verdicts(text) if x not in out)
         if not any(word in text for word in _CHECK_WORDS):
             continue
         flat = re.sub(r"\s+", " ", text)
@@ -1081,56 +1079,13 @@ _FOUND_VERSION = re.compile(
 )
 
 
-#: A line Python's warnings module printed from an installed file (Lib/warnings.py,
-#: formatwarning: ``{filename}:{lineno}: {category}: {message}``).
-_INSTALLED_WARNING = re.compile(
-    r"[ \t]*(?P<path>(?:[A-Za-z]:)?[^\n:]{0,300}?[/\\](?:site|dist)-packages[/\\]"
-    r"[^\n:]{0,300}?\.py):\d+: "
-    r"(?P<category>[A-Z]\w*Warning): (?P<message>[^\n]{1,600})$"
-)
-
-
-def _warning_lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` that hold a warning category's word (``Warning: ``), at most
-    :data:`MAX_CONFLICTS` of them: only those are matched, so a long log costs one search of
-    the word."""
-    at, seen = text.find("Warning: "), 0
-    while at >= 0 and seen < MAX_CONFLICTS:
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        line = text[start:end]
-        if "-packages" in line:
-            seen += 1
-            yield line
-        at = text.find("Warning: ", end)
-
-
-def _warned_verdicts(text: str) -> Iterator[ImportCheck]:
-    """The refusals of TensorFlow (:func:`library_verdict`) that installed libraries printed as
-    Python warnings, each named after the package its file lies in (not TensorFlow's own)."""
-    for line in _warning_lines(text):
-        m = _INSTALLED_WARNING.match(line)
-        if m is None:
-            continue
-        path = m.group("path")
-        parts = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
-        top = parts.split("/", 1)[0].removesuffix(".py")
-        if top in ("tensorflow", "tensorflow_core") or not top.isidentifier():
-            continue
-        dist = distribution_of(top) or normalize_name(top)
-        if dist in TF_DISTRIBUTIONS:
-            continue
-        verdict = library_verdict(m.group("message"), dist)
-        if verdict is not None:
-            yield dataclasses.replace(verdict, path=path, warned=True)
-
-
-def library_verdict(message: str, dist: str, path: str = "") -> Optional[ImportCheck]:
-    """A library's refusal of the TensorFlow it found, as its exception's ``message`` words
-    it, raised in the library's own code (``dist``: its distribution, or its package where
-    the module table does not know it; ``path``: the file that raised it); None where the
-    message is no such refusal."""
+def library_verdict(
+    message: str, dist: str, path: str = "", warned: bool = False
+) -> Optional[ImportCheck]:
+    """A library's refusal of the TensorFlow it found, as its exception's (or, ``warned``,
+    its Python warning's) ``message`` words it, in the library's own code (``dist``: its
+    distribution, or its package where the module table does not know it; ``path``: the file
+    that raised or warned it); None where the message is no such refusal."""
     flat = re.sub(r"\s+", " ", message).strip()
     if (
         not dist
@@ -1154,7 +1109,7 @@ def library_verdict(message: str, dist: str, path: str = "") -> Optional[ImportC
         ),
         "",
     )
-    return ImportCheck(dist, ",".join(bounds[:2]), found, flat, path)
+    return ImportCheck(dist, ",".join(bounds[:2]), found, flat, path, warned)
 
 
 # --- versions a session echoed ------------------------------------------------------------------

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final, NamedTuple, Optional
 
 from tfdoctor.evidence.conda import spec_line
-from tfdoctor.evidence.packages import plugin_dist
+from tfdoctor.evidence.packages import MAX_CONFLICTS, ImportCheck, library_verdict, plugin_dist
 from tfdoctor.evidence.pip import build_folder_dist, read_pip_line
 from tfdoctor.evidence.pyerrors import (
     CircularImport,
@@ -38,7 +38,7 @@ from tfdoctor.evidence.pyerrors import (
     r_interface,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
-from tfdoctor.modules import modules
+from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 
 #: Tracebacks kept per log, and frames per traceback (the innermost, which name the failure).
@@ -1665,6 +1665,62 @@ def installed_package(path: str) -> Optional[str]:
         return None
     first = _past_site(path)[0]
     return first[:-3] if first.endswith(".py") else first
+
+
+def library_dist(top: str, path: str = "") -> str:
+    """The distribution that installs the import package ``top``: the project an egg's folder
+    names where ``path`` (the frame's file) lies in one (setuptools names the folder after the
+    project), else the module table's row, else the name pip normalises ``top`` to
+    (``intel_extension_for_tensorflow``), which is only a name to look up
+    (:func:`tfdoctor.explain.packages.known_distribution`)."""
+    egg = egg_release(path) if path else None
+    if egg is not None:
+        return normalize_name(egg[0])
+    return distribution_of(top) or normalize_name(top)
+
+
+#: A line Python's warnings module printed from an installed file (Lib/warnings.py,
+#: formatwarning: ``{filename}:{lineno}: {category}: {message}``).
+_INSTALLED_WARNING = re.compile(
+    r"[ \t]*(?P<path>(?:[A-Za-z]:)?[^\n:]{0,300}?[/\\](?:site|dist)-packages[/\\]"
+    r"[^\n:]{0,300}?\.py):\d+: "
+    r"(?P<category>[A-Z]\w*Warning): (?P<message>[^\n]{1,600})$"
+)
+
+
+def _warning_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` that hold a warning category's word (``Warning: ``) and an
+    installed file's path, at most :data:`MAX_CONFLICTS` of them: only those are matched, so a
+    long log costs one search of the word."""
+    at, seen = text.find("Warning: "), 0
+    while at >= 0 and seen < MAX_CONFLICTS:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        if "-packages" in line:
+            seen += 1
+            yield line
+        at = text.find("Warning: ", end)
+
+
+def read_warned_verdicts(text: str) -> list[ImportCheck]:
+    """The refusals of TensorFlow (:func:`tfdoctor.evidence.packages.library_verdict`) that
+    installed libraries printed as Python warnings, each named after the package its file lies
+    in (:func:`installed_package`, :func:`library_dist`); TensorFlow's own files are none."""
+    out: list[ImportCheck] = []
+    for line in _warning_lines(text):
+        m = _INSTALLED_WARNING.match(line)
+        top = installed_package(m.group("path")) if m is not None else None
+        if m is None or not top or top in ("tensorflow", "tensorflow_core"):
+            continue
+        dist = library_dist(top, m.group("path"))
+        if dist in TF_DISTRIBUTIONS:
+            continue
+        verdict = library_verdict(m.group("message"), dist, m.group("path"), warned=True)
+        if verdict is not None and verdict not in out:
+            out.append(verdict)
+    return out
 
 
 class FileOwner(NamedTuple):

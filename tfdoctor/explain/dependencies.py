@@ -519,7 +519,8 @@ def _tensorflow_asked(
     package's release was written for another TensorFlow (companion-mismatch). A call
     TensorFlow refused is explain.interface's reading; the other names asked of TensorFlow
     are the companion readings' in explain.packages (foreign_caller_findings)."""
-    from tfdoctor.explain.packages import library_dist, library_fix  # noqa: PLC0415 - cycle
+    from tfdoctor.evidence.traceback import library_dist  # noqa: PLC0415 - beside the next
+    from tfdoctor.explain.packages import library_fix  # noqa: PLC0415 - cycle
 
     if caller in TF_OWN or attr.startswith("_"):
         # TensorFlow's and Keras' own code, or a private name TensorFlow never published

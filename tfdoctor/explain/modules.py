@@ -863,7 +863,8 @@ def _unbuilt_part(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
     """``No module named '_lzma'`` (a compiled module of the standard library,
     :data:`causes.platform.BUILT_PARTS`) outside Windows: a Python built from source without
     the library that module links. Distributions', python.org's and conda's builds have them
-    all; Windows' installers ship them too, so a Windows path is left to other readings."""
+    all (a system Python's frames, ``/usr/lib/python3``, are left alone); Windows' installers
+    ship them too, so a Windows path is left to other readings."""
     if module not in causes.platform.BUILT_PARTS or tb.name not in (
         "ModuleNotFoundError",
         "ImportError",
@@ -871,6 +872,10 @@ def _unbuilt_part(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
         return None
     paths = [f.path.replace("\\", "/") for f in tb.frames]
     if m.os == "windows" or any(re.match(r"^[A-Za-z]:/", p) for p in paths):
+        return None
+    if any(_SYSTEM_PYTHON.search(p) for p in paths):
+        # The distribution's own Python has these modules in its standard library package:
+        # one missing there is a damaged install, which rebuilding nothing mends.
         return None
     pyenv = next((x.group("version") for p in paths for x in [_PYENV_PYTHON.search(p)] if x), "")
     python = pyenv or m.python_version or _frames_python(tb)

@@ -944,6 +944,6 @@ def bound_to_tensorflow_copy(text: str, found: Iterable[Finding]) -> Optional[Fi
             f"library ({shown}): TensorFlow's library exports the {bundled} it carries, and "
             f"the other library's own {bundled} calls were bound to that copy, of another "
             "release.",
-            causes.platform.exported_symbol_fix(bundled, who),
+            causes.platform.exported_symbol_fix(bundled, who, caller.package or ""),
         )
     return None

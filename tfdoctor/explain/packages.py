@@ -52,6 +52,7 @@ from tfdoctor.evidence.traceback import (
     imported_package,
     installed_package,
     keras_own_missing,
+    library_dist,
     library_origins,
     numpy_refuser,
     origin_of,
@@ -2222,7 +2223,8 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
         top = qualified.split(".")[0]
         if top not in KERAS2_LIBRARIES:
             continue
-        dist, source = KERAS2_LIBRARIES[top].dist, KERAS2_LIBRARIES[top].source
+        row = KERAS2_LIBRARIES[top]
+        dist = row.dist
         return causes.finding(
             "explain.tf-keras-missing",
             Severity.ERROR,
@@ -2232,7 +2234,7 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
             "TensorFlow 2.16 and later give Keras 3 as tf.keras, which accepts only its own "
             "layers and models.",
             causes.software.tf_keras_missing_fix(m),
-            (source,),
+            (row.source,),
         )
     if _UNNAMED_REFUSAL.match(tb.message) and "Received" not in tb.message:
         # The object is not named: a Keras 2 library's layer is the usual one, not the only.
@@ -4443,18 +4445,6 @@ def _import_led(frame: Frame) -> Optional[tuple[str, str]]:
     if top is None or top in TF_OWN or top in modules().family or distribution_of(top) is None:
         return None
     return top, f"`{frame.code}` in {frame.path} imported it; its own frames are not shown"
-
-
-def library_dist(top: str, path: str = "") -> str:
-    """The distribution that installs the import package ``top``: the project an egg's folder
-    names where ``path`` (the frame's file) lies in one (setuptools names the folder after the
-    project), else the module table's row, else the name pip normalises ``top`` to
-    (``intel_extension_for_tensorflow``), which is only a name to look up
-    (:func:`known_distribution`)."""
-    egg = egg_release(path) if path else None
-    if egg is not None:
-        return normalize_name(egg[0])
-    return distribution_of(top) or normalize_name(top)
 
 
 def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:

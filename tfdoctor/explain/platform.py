@@ -12,6 +12,7 @@ from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.pip import WheelRefusal
 from tfdoctor.evidence.traceback import Traceback, failures, installed_package
 from tfdoctor.explain.common import cite, group, hits_by
+from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Finding, Fix, Severity
@@ -480,11 +481,6 @@ def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 #: A Windows path in an exception's message (a drive, then a run of characters no path
 #: holds none of): quoted or not, up to the next quote or the line's end.
 _WINDOWS_PATH_IN_MESSAGE = re.compile(r"(?<![\w])[A-Za-z]:[\\/][^'\"<>|\n\r]{20,2000}")
-#: Windows' MAX_PATH, 260 characters with the drive and the closing NUL
-#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation); a
-#: path within 20 of it is read as past it, as a pasted log often shortens the user's own
-#: folder name (C:\\Users\\user).
-_NEAR_MAX_PATH = 240
 #: The words of a failure to create, open or find a file, Python's (FileNotFoundError,
 #: ``[Errno 2]``, ``[WinError 3]``, ``[WinError 206]``) and TensorFlow's file system's
 #: (``Failed to create a directory``, NotFoundError).

@@ -129,6 +129,7 @@ from tfdoctor.evidence.traceback import (
     module_origins,
     read_python_shown,
     read_tracebacks,
+    read_warned_verdicts,
     rejoin_wrapped_messages,
 )
 from tfdoctor.explain.cpu_machine import gpu_wanted
@@ -573,6 +574,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_conflicts(evidence, text)
     if len(evidence.import_checks) < MAX_CONFLICTS:
         evidence.import_checks.extend(read_import_checks((text,)))
+        evidence.import_checks.extend(read_warned_verdicts(text))
     if len(evidence.numpy_builds) < MAX_CONFLICTS:
         evidence.numpy_builds.extend(read_numpy_builds((text,)))
     _read_builds(evidence, text)
@@ -657,7 +659,8 @@ def _read_program(
             evidence.went_on = (block.where(went.index), went)
             before = text[: _offset_of_line(text, went.index)]
             evidence.named_before_work = shown | _notice_names(
-                read_conflicts((before,)), read_import_checks((before,))
+                read_conflicts((before,)),
+                [*read_import_checks((before,)), *read_warned_verdicts(before)],
             )
 
 
