@@ -1483,6 +1483,12 @@ def venv_fix(dist: str = "tensorflow") -> Fix:
     )
 
 
+#: Windows' MAX_PATH is 260 characters with the terminating NUL
+#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation);
+#: a file within 20 of it is read as past it, as a pasted log often shortens the user's own
+#: folder name (C:\\Users\\user).
+NEAR_MAX_PATH: Final = 240
+
 #: Windows' long path support turned on, in an administrator's PowerShell
 #: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation).
 LONG_PATHS_COMMAND: Final = (

@@ -133,11 +133,6 @@ _CONDA_CORRUPTED = re.compile(
     r"The package for (?P<package>[\w.-]{1,120}) located at (?P<cache>[A-Za-z]:\\[^\n]{1,300}?)"
     r"[ \t]*\n[ \t]*appears to be corrupted\. The (?:path|file) '(?P<path>[^'\n]{1,500})'"
 )
-#: Windows' MAX_PATH is 260 characters with the terminating NUL
-#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation);
-#: a file within 20 of it is read as past it, as a pasted log often shortens the user's own
-#: folder name (C:\\Users\\user).
-_NEAR_MAX_PATH = 240
 
 
 def _conda_path_too_long(evidence: Evidence) -> Optional[Finding]:
@@ -147,7 +142,7 @@ def _conda_path_too_long(evidence: Evidence) -> Optional[Finding]:
     for found in _CONDA_CORRUPTED.finditer(evidence.first_text):
         cache, path = found.group("cache"), found.group("path")
         full = f"{cache}\\{path}".replace("/", "\\")
-        if len(full) < _NEAR_MAX_PATH:
+        if len(full) < causes.platform.NEAR_MAX_PATH:
             continue  # a short path is missing for another reason (an interrupted download)
         return causes.finding(
             f"explain.{causes.platform.WINDOWS_LONG_PATHS}",

@@ -12,7 +12,6 @@ from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.pip import WheelRefusal
 from tfdoctor.evidence.traceback import Traceback, failures, installed_package
 from tfdoctor.explain.common import cite, group, hits_by
-from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Finding, Fix, Severity
@@ -501,7 +500,7 @@ def long_path_exception(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
             continue
         for found in _WINDOWS_PATH_IN_MESSAGE.finditer(tb.message):
             path = found.group(0).rstrip(" .,;:)")
-            if len(path.replace("\\\\", "\\")) < _NEAR_MAX_PATH:
+            if len(path.replace("\\\\", "\\")) < causes.platform.NEAR_MAX_PATH:
                 continue
             return causes.finding(
                 f"explain.{causes.platform.WINDOWS_LONG_PATHS}",

@@ -26,7 +26,6 @@ from tfdoctor.evidence.pip import (
 )
 from tfdoctor.evidence.traceback import bare_python_and_pip
 from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
-from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.environments import macos_wheels_only
 from tfdoctor.explain.packages import distributions_fix
 from tfdoctor.explain.platform import (
@@ -1850,7 +1849,7 @@ def _pip_path_too_long(evidence: Evidence) -> Optional[Finding]:
     for found in _PIP_WINDOWS_PATH.finditer(evidence.first_text):
         # The error's text is the path's repr: a backslash is doubled.
         path = found.group("path").replace("\\\\", "\\")
-        if found.group("winerror") is None and len(path) < _NEAR_MAX_PATH:
+        if found.group("winerror") is None and len(path) < causes.platform.NEAR_MAX_PATH:
             continue
         return causes.finding(
             f"explain.{causes.platform.WINDOWS_LONG_PATHS}",
@@ -1860,7 +1859,7 @@ def _pip_path_too_long(evidence: Evidence) -> Optional[Finding]:
             _cite_head(evidence, [found.group(0)[:80]])
             + (
                 f"\nThe file's full path is {len(path)} characters."
-                if len(path) >= _NEAR_MAX_PATH
+                if len(path) >= causes.platform.NEAR_MAX_PATH
                 else ""
             ),
             causes.platform.long_paths_fix(),
