@@ -205,3 +205,36 @@ def test_the_watchdog_ends_the_children_of_a_killed_parent(signum: signal.Signal
             parent.wait()
         parent.stdout.close()
         kill_leftovers([child])
+
+
+#: Starts children that signal their parent at once while the parent is still inside a slow
+#: at-fork hook (Python runs them after the fork when ``preexec_fn`` is given, and reports and
+#: drops an exception raised there), and prints how many of the interrupts reached the caller.
+INTERRUPT_IN_FORK_HOOK = """
+import os, signal, subprocess, sys, time
+from tfdoctor.probes import _lifeline
+os.register_at_fork(after_in_parent=lambda: time.sleep(0.2))
+caught = 0
+for _ in range(3):
+    try:
+        child = _lifeline.start(["/bin/sh", "-c", "kill -INT $PPID; sleep 1"])
+    except KeyboardInterrupt:
+        caught += 1
+    else:
+        child.wait()
+        _lifeline.reaped(child)
+print(caught, len(_lifeline._live))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="preexec_fn serves Linux only")
+def test_ctrl_c_while_a_child_is_forked_is_raised_not_dropped() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_IN_FORK_HOOK],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    # Every interrupt reached the caller, no child was left behind, nothing "ignored".
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"3 0\n", b"")

@@ -19,13 +19,14 @@ moments instead of at their timeouts) and refuses new ones: the process is endin
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Callable, Optional
 
 #: prctl(2) option, from <linux/prctl.h>.
@@ -74,16 +75,52 @@ def start(
         if _stopping[0]:
             raise StoppedError("tfdoctor is stopping (interrupted); no new child starts")
         hook = _death_signal_hook(death_signal) if sys.platform.startswith("linux") else None
-        proc: subprocess.Popen[bytes] = subprocess.Popen(
-            list(argv),
-            start_new_session=posix,
-            preexec_fn=hook,  # noqa: PLW1509 - takes no lock: see _death_signal_hook
-            **kwargs,
-        )
+        with _interrupts_kept() as dropped:
+            proc: subprocess.Popen[bytes] = subprocess.Popen(
+                list(argv),
+                start_new_session=posix,
+                preexec_fn=hook,  # noqa: PLW1509 - takes no lock: see _death_signal_hook
+                **kwargs,
+            )
+        if dropped:
+            # The caller never gets the child to end: end it here.
+            kill_group(proc)
+            proc.wait()
+            raise KeyboardInterrupt
         _live[proc.pid] = proc
         if posix and hook is None:
             _tell_watchdog(f"+ {proc.pid} {int(death_signal)}\n")
     return proc
+
+
+@contextlib.contextmanager
+def _interrupts_kept() -> Iterator[list[BaseException]]:
+    """Collect the Ctrl-C that Python would print and drop while the block forks a child.
+
+    With ``preexec_fn`` Python runs the at-fork hooks (``os.register_at_fork``) in the parent
+    after the fork, in the thread that forked, and an exception one raises is reported as
+    "Exception ignored in ..." and cleared (``PyOS_AfterFork_Parent``). A Ctrl-C landing
+    there, in the main thread (the only one Python's signal handlers run in), would be lost:
+    the child's first act can be to signal its parent, so it lands there more often than
+    chance suggests. The list the block gets holds it, for the caller to raise again.
+    """
+    dropped: list[BaseException] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield dropped
+        return
+    previous = sys.unraisablehook
+
+    def keep(report: Any) -> None:
+        if isinstance(report.exc_value, KeyboardInterrupt):
+            dropped.append(report.exc_value)
+        else:
+            previous(report)
+
+    sys.unraisablehook = keep
+    try:
+        yield dropped
+    finally:
+        sys.unraisablehook = previous
 
 
 def reaped(proc: subprocess.Popen[bytes]) -> None:
