@@ -5,6 +5,8 @@ beside an NVIDIA driver the log shows."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
@@ -129,6 +131,53 @@ def test_ptxas_named_as_a_word_is_not_missing() -> None:
         "Running ptxas --version to check the toolkit\nptxas: NVIDIA (R) Ptx optimizing assembler\n"
     )
     assert all(f.cause != "ptxas-missing" for f in explained(text).findings)
+
+
+#: XLA's words after ptxas failed to run, as TensorFlow 2.2-2.4 and later XLA print them.
+_DRIVER_FALLBACK = (
+    "Relying on driver to perform ptx compilation. \nModify $PATH to customize ptxas location.\n"
+    "This message will be only logged once.\n"
+)
+
+
+def test_the_driver_fallback_alone_reads_as_no_ptxas() -> None:
+    found = [f for f in explained(_DRIVER_FALLBACK).findings if f.severity.value != "info"]
+    assert [(f.cause, f.severity.value) for f in found] == [("ptxas-missing", "warning")]
+    assert "nvidia-cuda-nvcc" in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    ("reason", "cause"),
+    [
+        # TensorFlow's Windows builds never run ptxas: harmless.
+        (
+            "W tensorflow/stream_executor/cuda/redzone_allocator.cc:312] Internal: Invoking ptxas "
+            "not supported on Windows",
+            None,
+        ),
+        (
+            "W tensorflow/stream_executor/gpu/redzone_allocator.cc:312] Internal: Invoking GPU asm "
+            "compilation is supported on Cuda non-Windows platforms only",
+            None,
+        ),
+        # A ptxas too old for the GPU: its own reading, not a missing one.
+        (
+            "W tensorflow/stream_executor/gpu/redzone_allocator.cc:314] Internal: ptxas exited "
+            "with non-zero error code 65280, output: ptxas fatal   : Value 'sm_86' is not defined "
+            "for option 'gpu-name'",
+            "ptxas-too-old",
+        ),
+    ],
+    ids=["windows", "windows-asm", "too-old"],
+)
+def test_the_driver_fallback_is_the_reason_shown_before_it(
+    reason: str, cause: Optional[str]
+) -> None:
+    report = explained(f"{reason}\n{_DRIVER_FALLBACK}")
+    found = [f.cause for f in report.findings if f.severity.value != "info"]
+    assert found == ([cause] if cause else [])
+    if cause is None:
+        assert [f.id for f in report.findings] == ["explain.benign.ptxas-windows-unsupported"]
 
 
 def test_ptxas_not_invoked_in_short() -> None:

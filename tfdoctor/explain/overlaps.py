@@ -317,6 +317,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _session_started_after_waiting(by_cause, evidence)
     _served_after_polling(by_cause, evidence)
     _abort_names_its_failure(by_cause)
+    _driver_fallback_says_why(by_cause, evidence)
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
     _oom_hint_is_the_failures(by_cause, evidence)
@@ -434,6 +435,24 @@ def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
         }
         if all(line in read_elsewhere for _, line in wrapper.citations):
             _without(by_cause, cause, signature)
+
+
+def _driver_fallback_says_why(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """XLA's "Relying on driver to perform ptx compilation" follows whatever stopped ptxas.
+    Where the log shows that reason, the line is the reason's: Windows, whose TensorFlow never
+    runs ptxas (harmless), or a ptxas of another cause (one too old for the GPU); alone, it
+    reads as no ptxas to run."""
+    if not hits_by(by_cause, causes.xla.PTXAS_MISSING, _DRIVER_FALLBACK):
+        return
+    windows = _WINDOWS_NO_PTXAS in evidence.hits
+    other_ptxas = causes.xla.PTXAS_TOO_OLD in by_cause or causes.xla.PTXAS_TOO_NEW in by_cause
+    if windows or other_ptxas:
+        _without(by_cause, causes.xla.PTXAS_MISSING, _DRIVER_FALLBACK)
+
+
+#: XLA's words after any failure to run ptxas, and TensorFlow's Windows builds' reason.
+_DRIVER_FALLBACK = "ptxas-driver-fallback"
+_WINDOWS_NO_PTXAS = "ptxas-windows-unsupported"
 
 
 #: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
