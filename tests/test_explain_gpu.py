@@ -5,11 +5,13 @@ holds the real ones)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests import factories as f
 from tests.explaining import readings
-from tfdoctor.explain import explain
+from tfdoctor.explain import cpu_machine, explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.signatures import load_signatures
@@ -637,3 +639,61 @@ def test_rocm_without_a_code_object_for_the_gpu_is_an_unsupported_architecture()
     (found,) = _problems(_explain(line))
     assert found.cause == "gpu-arch-unsupported"
     assert found.fix is not None and "gfx" in found.fix.text
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """``pattern``'s alternatives at its outer level (a rough split that serves these
+    patterns: no ``|`` is escaped or inside a class)."""
+    out, depth, start = [], 0, 0
+    for i, char in enumerate(pattern):
+        if char == "(" and pattern[i - 1 : i] != "\\":
+            depth += 1
+        elif char == ")" and pattern[i - 1 : i] != "\\":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+    out.append(pattern[start:])
+    return out
+
+
+def _anchored(alternative: str, anchors: tuple[str, ...]) -> bool:
+    """Whether each text ``alternative`` matches holds one of ``anchors``: one is among its
+    literal words outside its group, or else in each alternative of its group."""
+    words = alternative.lower().replace("\\", "")
+    if "(?:" not in alternative:
+        return any(a in words for a in anchors)
+    group = alternative[alternative.index("(?:") + 3 : alternative.rindex(")")]
+    outside = alternative.replace(group, "").lower().replace("\\", "")
+    return any(a in outside for a in anchors) or all(
+        _anchored(inner, anchors) for inner in _alternatives(group)
+    )
+
+
+def test_every_way_a_gpu_is_wanted_holds_an_anchor() -> None:
+    # The search tries the pattern only on lines holding an anchor: an alternative without
+    # one would never be tried.
+    anchors = cpu_machine.GPU_WANTED_ANCHORS
+    alternatives = _alternatives(cpu_machine._GPU_WANTED.pattern)
+    assert len(alternatives) > 30
+    assert [a for a in alternatives if not _anchored(a, anchors)] == []
+    # Planted: a way without one is caught.
+    assert not _anchored("Found the \\bRadeon\\b", anchors)
+    assert not _anchored("(?:use|want)[-_]accelerator", anchors)
+
+
+def test_gpu_wanted_answers_as_the_pattern_does_over_the_logs() -> None:
+    # Each log's head, as explain reads it (evidence.first_text): the anchored search and the
+    # pattern over the whole text agree, on logs that show a GPU and logs that do not.
+    answers = []
+    for log in sorted((Path(__file__).parent / "data" / "logs").glob("*.log")):
+        text = log.read_text("utf-8", "replace")[: 16 << 10]
+        want = cpu_machine._GPU_WANTED.search(text) is not None
+        assert cpu_machine.gpu_wanted(text) is want, log.name
+        answers.append(want)
+    assert len(set(answers)) == 2
+    # Planted: the words on the last line, after lines of other anchors only.
+    assert cpu_machine.gpu_wanted("cuda 100\n" * 50 + "x = 1\nfound devices\nA100\n")
+    assert not cpu_machine.gpu_wanted("cuda? 1000 times\n" * 50)
+    assert cpu_machine.gpu_wanted("NVIDIA H200 here")
+    assert not cpu_machine.gpu_wanted("")

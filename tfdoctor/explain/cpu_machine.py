@@ -20,6 +20,7 @@ https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runt
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Sequence
 from typing import Optional
 
@@ -91,9 +92,52 @@ _GPU_WANTED = re.compile(
 )
 
 
+#: Lower-case words of which every alternative of :data:`_GPU_WANTED` holds one (the model
+#: numbers' among them: ``100`` for A100, H100, P100 and V100): only a line holding one can
+#: match it. Python's engine tries each of that pattern's alternatives, case-blind, at every
+#: place of a text (about 1 MB/s); a case-sensitive search for these finds the few lines to
+#: try it on at memory speed.
+GPU_WANTED_ANCHORS = (
+    "nvidia",
+    "gpu",
+    "cuda",
+    "cudnn",
+    "nvcc",
+    "geforce",
+    "quadro",
+    "tesla",
+    "titan",
+    "rtx",
+    "gtx",
+    "100",
+    "h200",
+    "k80",
+    "l40",
+    "list_",
+    "set_memory_growth",
+    "found device",
+    "uccessfully opened",
+    "/usr/lib/wsl/lib",
+)
+_ANCHORS = re.compile("|".join(re.escape(a) for a in GPU_WANTED_ANCHORS))
+#: ASCII's capitals to small letters, one character for one, so that places in the lowered
+#: text are places in the text (str.lower may change a text's length).
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
 def gpu_wanted(text: str) -> bool:
-    """Whether ``text`` shows or wants a GPU (:data:`_GPU_WANTED`)."""
-    return _GPU_WANTED.search(text) is not None
+    """Whether ``text`` shows or wants a GPU (:data:`_GPU_WANTED`): searched on the lines that
+    hold one of its :data:`GPU_WANTED_ANCHORS` (each alternative lies within a line)."""
+    lowered = text.translate(_ASCII_LOWER)
+    at = 0
+    while (anchor := _ANCHORS.search(lowered, at)) is not None:
+        start = text.rfind("\n", 0, anchor.start()) + 1
+        end = text.find("\n", anchor.end())
+        end = len(text) if end < 0 else end
+        if _GPU_WANTED.search(text, start, end) is not None:
+            return True
+        at = end + 1
+    return False
 
 
 #: The driver's library as :func:`tflog.library_of` names it: libcuda.so.1 (Linux),
