@@ -1688,20 +1688,26 @@ _INSTALLED_WARNING = re.compile(
 )
 
 
+#: Where such a line may be: an installed file's folder, then a warning category's word on the
+#: same line (found in C, each "-packages" of a log's frames passed over there).
+_WARNED_AFTER_PACKAGES = re.compile(r"-packages[^\n]*Warning: ")
+
+
 def _warning_lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` that hold a warning category's word (``Warning: ``) and an
-    installed file's path, at most :data:`MAX_CONFLICTS` of them: only those are matched, so a
-    long log costs one search of the word."""
-    at, seen = text.find("Warning: "), 0
-    while at >= 0 and seen < MAX_CONFLICTS:
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
+    """The lines of ``text`` that hold an installed file's folder and, after it, a warning
+    category's word (``Warning: ``), at most :data:`MAX_CONFLICTS` of them: only those are
+    matched, so a long log costs one search."""
+    at, seen = 0, 0
+    while seen < MAX_CONFLICTS:
+        found = _WARNED_AFTER_PACKAGES.search(text, at)
+        if found is None:
+            return
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
         end = len(text) if end < 0 else end
-        line = text[start:end]
-        if "-packages" in line:
-            seen += 1
-            yield line
-        at = text.find("Warning: ", end)
+        seen += 1
+        yield text[start:end]
+        at = end
 
 
 def read_warned_verdicts(text: str) -> list[ImportCheck]:
