@@ -156,6 +156,8 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-35d",
         "batch-2026-35e",
         "batch-2026-36b",
+        "batch-2026-38g",
+        "batch-2026-38j",
     }
 )
 

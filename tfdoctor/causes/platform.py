@@ -1834,6 +1834,58 @@ def conda_channel_fix(m: Machine, library: str) -> Fix:
 _ONEAPI_PREFIXES = ("libmkl_sycl", "libsycl", "libze_loader")
 
 
+#: Libraries of the operating system that Linux wheels link and never carry: manylinux's policy
+#: lets a wheel expect them of every system (PEP 513's list, kept by PEP 599 and PEP 600: the X11
+#: and OpenGL libraries, GLib), and OpenMP's runtime, which wheels built with GCC may link.
+#: A minimal image (python:*-slim, a server install, distroless) lacks them. Each with its
+#: package on Debian and Ubuntu, and on RHEL, Fedora and their kin
+#: (https://packages.debian.org/bookworm/libgl1, https://packages.fedoraproject.org/pkgs/mesa/mesa-libGL/,
+#: https://packages.debian.org/bookworm/libglib2.0-0, https://packages.debian.org/bookworm/libgomp1).
+SYSTEM_LIBRARY_PACKAGES: Final[Mapping[str, tuple[str, str]]] = {
+    "libGL": ("libgl1", "mesa-libGL"),
+    "libSM": ("libsm6", "libSM"),
+    "libICE": ("libice6", "libICE"),
+    "libX11": ("libx11-6", "libX11"),
+    "libXext": ("libxext6", "libXext"),
+    "libXrender": ("libxrender1", "libXrender"),
+    "libglib-2.0": ("libglib2.0-0", "glib2"),
+    "libgthread-2.0": ("libglib2.0-0", "glib2"),
+    "libgobject-2.0": ("libglib2.0-0", "glib2"),
+    "libgomp": ("libgomp1", "libgomp"),
+}
+#: Of those, the ones OpenCV's wheels (opencv-python, opencv-contrib-python) link for their
+#: windows; the -headless wheels are the same OpenCV without them
+#: (https://github.com/opencv/opencv-python#installation-and-usage).
+_OPENCV_GUI = frozenset(
+    {"libGL", "libSM", "libICE", "libX11", "libXext", "libXrender", "libgthread-2.0"}
+)
+
+
+def system_library_fix(name: str) -> Optional[Fix]:
+    """The package of the operating system that installs ``name`` (a library's file name
+    without ``.so``: ``libGL``), where :data:`SYSTEM_LIBRARY_PACKAGES` knows it; else None."""
+    packages = SYSTEM_LIBRARY_PACKAGES.get(name)
+    if packages is None:
+        return None
+    deb, rpm = packages
+    opencv = (
+        " Where it is OpenCV (cv2) that needs it, its -headless wheel "
+        "(opencv-python-headless) is the same library without the windowing parts that link it."
+        if name in _OPENCV_GUI
+        else ""
+    )
+    return Fix(
+        f"{name} is a library of the operating system, which Linux wheels expect the system to "
+        "have and never carry (manylinux's policy); a minimal image or server install lacks "
+        f"it. Install it with the system's packages: {deb} on Debian and Ubuntu, {rpm} on "
+        "RHEL and Fedora; in a Dockerfile, add it to the apt-get (or dnf) install line." + opencv,
+        (
+            f"apt-get update && apt-get install -y {deb}  # Debian, Ubuntu (root)",
+            f"dnf install -y {rpm}  # RHEL, Fedora (root)",
+        ),
+    )
+
+
 def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -> Fix:
     """Windows refused a compiled extension module ("DLL load failed") that is not
     TensorFlow's: a DLL it links is missing, or of another release than the one it was built
@@ -2040,6 +2092,9 @@ def native_library_fix(
             "that runs Python.",
             ("source /opt/intel/oneapi/setvars.sh", f"ldconfig -p | grep -F {shlex.quote(name)}"),
         )
+    system = system_library_fix(name)
+    if system is not None:
+        return system
     module = importer[0] if importer is not None else "tensorflow"
     commands = [
         f'LD_DEBUG=libs python -c "import {module}" 2>&1 | grep -iE "error|not found|cannot"',

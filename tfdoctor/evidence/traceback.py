@@ -197,6 +197,10 @@ class Traceback(Record):
     #: names the exception (CPython's ``XXX lineno: 7, opcode: 0``, :data:`_OPCODE_NOTE`);
     #: empty where the exception line was read.
     note: str = ""
+    #: Python's "During handling of the above exception, another exception occurred" follows
+    #: it: an ``except`` clause caught it and raised another while handling it (a fallback
+    #: that failed too), so the one below is what stopped the run.
+    handled: bool = False
 
     @property
     def name(self) -> str:
@@ -326,10 +330,11 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     ignored = False  # whether Python said it ignored the exception being read
     noted: Optional[re.Match[str]] = None  # the interpreter's note since the last header
     above: Optional[re.Match[str]] = None  # the note right above the header being read
+    header_at = 0  # where the last header's line starts
     for pos, kind, match in events:
         if kind == "header":
             frames.clear()
-            start = text.rfind("\n", 0, pos) + 1
+            start = header_at = text.rfind("\n", 0, pos) + 1
             header = _NAMED_HEADER.match(text, start, match.end())
             named = header.group("type") if header is not None else ""
             ipython = header is not None
@@ -384,6 +389,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     or ("" if built else _wrapper_of(text, line_start, match.start())),
                     front_end=_front_end(text, line_start, match.group(0)),
                     printed=printed or printed_code,
+                    handled=_handled_below(text, match.end()),
                 )
             )
             frames.clear()
@@ -391,10 +397,22 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             if len(out) >= MAX_TRACEBACKS:
                 break
     else:
-        cut = _cut_traceback(text, where, tuple(frames), named, above)
+        after_handled = bool(out) and out[-1].handled
+        cut = _cut_traceback(text, where, tuple(frames), named, above, (header_at, after_handled))
         if cut is not None:
             out.append(cut)
     return _bare_messages(text, where, out)
+
+
+#: Python's words between an exception an ``except`` clause caught and the one raised while
+#: handling it (Lib/traceback.py, ``_context_message``).
+_DURING_HANDLING = re.compile(r"\s*During handling of the above exception, another exception")
+
+
+def _handled_below(text: str, end: int) -> bool:
+    """Whether Python's "During handling of the above exception" opens the first line with
+    words after ``end`` (an exception line's end): the exception there was caught."""
+    return _DURING_HANDLING.match(text, end, end + 300) is not None
 
 
 def _message_of(match: re.Match[str], text: str) -> str:
@@ -414,14 +432,23 @@ def _cut_traceback(
     frames: tuple[re.Match[str], ...],
     named: str,
     noted: Optional[re.Match[str]],
+    header: tuple[int, bool] = (0, False),
 ) -> Optional[Traceback]:
     """The exception of a traceback the paste stops inside (``frames`` read after its header,
     no exception line after them), where the log still names it: IPython's header
     (``named``), whose innermost frame's source shows what its raise statement says; else
     CPython's opcode note right above its header, only blank lines between (``noted``).
-    None where neither names it."""
+    ``header``: where the header's line starts, and whether the exception before it was
+    caught (:attr:`Traceback.handled`): IPython's header of the one raised while handling it,
+    cut right after, names what stopped the run, its type all the log shows. None where
+    nothing names it."""
     if not frames:
-        return None
+        at, after_handled = header
+        return (
+            Traceback(_place(text, where, at), named, "", (), True)
+            if named and after_handled
+            else None
+        )
     found = tuple(_frame(m, text) for m in frames)
     if named:
         place = _place(text, where, frames[-1].start())

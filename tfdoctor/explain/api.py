@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor import causes
-from tfdoctor.compat import first_keras3_line
+from tfdoctor.compat import first_keras3_line, keras3_serves_tf_keras
 from tfdoctor.evidence.pyerrors import (
     MissingAttribute,
     NameAsked,
@@ -1229,6 +1229,10 @@ def _last_keras2_line(name: str) -> str:
     keras/src/: scan's keras2_module_last); empty where neither says (a name inside such a
     module, whose members the table does not follow, or a module of multi-backend Keras)."""
     module = name[3:] if name.startswith("tf.keras.") else name
+    if module.startswith("keras.src.") and keras2_module_last("keras." + module[10:]):
+        # One of Keras 2's own modules where 2.13 to 2.15 keep them (keras.src.engine):
+        # Keras 3 has a keras/src/ of its own without them, so 2.15 is the last with it.
+        return ".".join(str(x) for x in LAST_KERAS2)
     own_layout_last = (2, 12)  # keras-team/keras v2.13.1 pip_build.py: keras/src/ from 2.13
     public = any(
         own_layout_last < version_key(line)[:2] <= LAST_KERAS2
@@ -1610,7 +1614,25 @@ def _keras3_observed(tb: Traceback, m: Machine) -> str:
         return "the exception names keras._tf_keras, Keras 3's tf.keras"
     if m.tf is not None and m.line is not None and m.keras3_is_tf_keras:
         return f"TensorFlow {m.tf.version} requires Keras 3"
-    return ""
+    return _keras3_by_python(m)
+
+
+def _keras3_by_python(m: Machine) -> str:
+    """Where the log shows no TensorFlow but the interpreter's version: Keras 3, in words, if
+    every line with a wheel for that Python requires it (Python 3.12 has none before 2.16);
+    empty otherwise. Inferred, and said so: the matrix's wheels and keras pins decide."""
+    python = m.python_version
+    if m.tf is not None or m.matrix is None or not python:
+        return ""
+    lines = [x for x in m.matrix.lines if not x.pre_release and x.has_wheels_for(python)]
+    if not lines or not all(keras3_serves_tf_keras(x) for x in lines):
+        return ""
+    first = min((x.line for x in lines), key=version_key)
+    minor = ".".join(python.split(".")[:2])
+    return (
+        f"inferred: Python {minor} has no TensorFlow wheel before {first}, whose tf.keras is "
+        "Keras 3"
+    )
 
 
 def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
@@ -3944,8 +3966,11 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     hints = path_hints([f.path for f in tb.frames])
     if hints:
         detail.append(inferred_note(hints))
-    out: list[Finding] = []
     raised = library_caller(tb)
+    moved = _keras2_src_module(name, tb, m, raised, detail)
+    if moved is not None:
+        return [moved]
+    out: list[Finding] = []
     if (
         raised is not None
         and raised[0] not in _RELEASE_ROOTS
@@ -4076,6 +4101,50 @@ def _listed_direction(name: str, releases: NameReleases, tf: Optional[str]) -> s
         f"{place} `{name}` in {span}: if `pip show tensorflow` shows an older "
         "TensorFlow, upgrade it to one of those lines; if a newer one, the code needs one of "
         "those lines, or porting."
+    )
+
+
+def _keras2_src_module(
+    name: str,
+    tb: Traceback,
+    m: Machine,
+    raised: Optional[tuple[str, str]],
+    detail: Sequence[str],
+) -> Optional[Finding]:
+    """One of Keras 2's own modules where Keras 2.13 to 2.15 keep it (``keras.src.engine``:
+    2.12's keras.engine, moved under keras/src/ by 2.13), asked where the log shows Keras 3
+    (:func:`_keras3_observed`), whose keras/src/ holds no such module: the code (an installed
+    library's, where its own frame raised) was written for Keras 2, whose last release with it
+    is 2.15. None elsewhere."""
+    if not name.startswith("keras.src.") or _last_keras2_line(name) != ".".join(
+        str(x) for x in LAST_KERAS2
+    ):
+        return None
+    shown = _keras3_observed(tb, m)
+    if not shown:
+        return None
+    library = (
+        library_dist(*raised)
+        if raised is not None
+        and raised[0] not in _RELEASE_ROOTS
+        and any(f.path == raised[1] for f in tb.frames)
+        else None
+    )
+    who = library or "the code"
+    return causes.finding(
+        f"explain.{causes.code.KERAS3_BEHAVIOUR_CHANGE}",
+        Severity.ERROR,
+        causes.code.KERAS3_BEHAVIOUR_CHANGE,
+        f"`{name}` is Keras 2's own module (2.13 to 2.15), which Keras 3 does not have",
+        "\n".join(
+            [
+                *detail,
+                f"Keras 2.13 to 2.15 keep Keras 2's own modules under keras/src/; Keras 3 has a "
+                f"keras/src/ of its own without {name} ({shown}): {who} was written for "
+                "Keras 2.",
+            ]
+        ),
+        _keras2_release_fix(m, who, name),
     )
 
 

@@ -588,6 +588,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
     if (
         tb.ipython
         and tb.frames
+        and not tb.handled  # the package caught it: an optional import of its own, not a mix
         and top not in NAMESPACE_ROOTS
         and installed_package(tb.frames[-1].path) == top
     ):

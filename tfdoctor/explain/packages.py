@@ -283,6 +283,7 @@ def package_findings(
         *foreign_caller_findings(tracebacks, m, logged),
         *keras_caller_findings(tracebacks, m),
         *undefined_keras_name_findings(tracebacks, m),
+        *op_library_fallback_findings(tracebacks, m),
         *object_field_findings(tracebacks, m, logged),
         *class_field_findings(tracebacks, m),
         *dependency_caller_findings(tracebacks, m, signed),
@@ -3987,6 +3988,51 @@ def undefined_keras_name_findings(tracebacks: Sequence[Traceback], m: Machine) -
                 f"installed TensorFlow and Keras: the {dist} release was written for another "
                 "release of them.",
                 _with_keras2(m, library_fix(m, dist), dist),
+            )
+        ]
+    return []
+
+
+#: A module TensorFlow's build generates to wrap a library's ops (tf_gen_op_wrapper_py:
+#: ``gen_array_ops``; a companion's ``gen_rasterizer_op``), named in an import that failed.
+_GENERATED_WRAPPER = re.compile(r"(?:^|\.)gen_\w+$")
+
+
+def op_library_fallback_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """An installed package's import of the op wrapper its build generates failing, caught by
+    its own code, whose fallback then raised TensorFlow's NotFoundError (``tf.load_op_library``
+    refusing the package's compiled ops: a library built against another TensorFlow; its
+    message may be cut from the paste): that package's release does not go with the installed
+    TensorFlow (companion-mismatch)."""
+    for caught, then in zip(tracebacks, tracebacks[1:]):
+        if not caught.handled or not then.type.endswith("NotFoundError") or not caught.frames:
+            continue
+        missing = caught.missing_name
+        gone = caught.missing_module
+        wrapper = (
+            f"{missing.module}.{missing.name}"
+            if missing is not None
+            else gone.name
+            if gone is not None
+            else ""
+        )
+        top = installed_package(caught.frames[-1].path)
+        if not _GENERATED_WRAPPER.search(wrapper) or top is None or top in TF_OWN:
+            continue
+        dist = library_dist(top, caught.frames[-1].path)
+        shown = f": {then.message}" if then.message else " (its message is cut from the log)"
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.ERROR,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist}'s compiled ops do not load in the installed TensorFlow",
+                f"{caught.where}: {caught.type}: {caught.message}\n{then.where}: {then.type}"
+                f"{shown}\n{dist} imports the op wrapper its build generates ({wrapper}), and "
+                "where that fails loads its compiled library with tf.load_op_library, which "
+                "raised NotFoundError: the library was built against another TensorFlow than "
+                "the installed one.",
+                library_fix(m, dist),
             )
         ]
     return []
