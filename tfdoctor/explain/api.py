@@ -1600,8 +1600,9 @@ def _keras3_observed(tb: Traceback, m: Machine) -> str:
     """What the log shows of a Keras 3 installed, in words: keras 3.x listed, a frame of a
     file only Keras 3 has, the exception naming Keras 3's tf.keras module
     (``keras._tf_keras.keras``), or a TensorFlow of a line whose wheel requires Keras 3 (the
-    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does, or where
-    a frame is a file of the keras package only Keras 2 has."""
+    matrix's keras pins: 2.16 on) where no keras is listed; else, inferred and said so, a
+    Python that only such lines have wheels for (:func:`_keras3_by_python`); empty where none
+    does, or where a frame is a file of the keras package only Keras 2 has."""
     keras = m.facts.package("keras")
     if keras is not None and keras.version:
         return f"keras {keras.version} is installed" if version_key(keras.version)[0] == 3 else ""

@@ -437,6 +437,11 @@ def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
             _without(by_cause, cause, signature)
 
 
+#: XLA's words after any failure to run ptxas, and TensorFlow's Windows builds' reason.
+_DRIVER_FALLBACK = "ptxas-driver-fallback"
+_WINDOWS_NO_PTXAS = "ptxas-windows-unsupported"
+
+
 def _driver_fallback_says_why(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """XLA's "Relying on driver to perform ptx compilation" follows whatever stopped ptxas.
     Where the log shows that reason, the line is the reason's: Windows, whose TensorFlow never
@@ -448,11 +453,6 @@ def _driver_fallback_says_why(by_cause: dict[str, list[Hits]], evidence: Evidenc
     other_ptxas = causes.xla.PTXAS_TOO_OLD in by_cause or causes.xla.PTXAS_TOO_NEW in by_cause
     if windows or other_ptxas:
         _without(by_cause, causes.xla.PTXAS_MISSING, _DRIVER_FALLBACK)
-
-
-#: XLA's words after any failure to run ptxas, and TensorFlow's Windows builds' reason.
-_DRIVER_FALLBACK = "ptxas-driver-fallback"
-_WINDOWS_NO_PTXAS = "ptxas-windows-unsupported"
 
 
 #: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
