@@ -209,3 +209,60 @@ _NOT_GENERICS = {
 def test_no_python_verdict_where_the_line_or_the_python_does_not_fit(case: str) -> None:
     text = _subscript_error(*_NOT_GENERICS[case])
     assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
+
+
+def _union_error(code: str, message: str, folder: str = "/Users/user/faceswap/lib") -> str:
+    """A class body's method annotated with ``code`` refused by CPython, as Python prints it."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{folder}/actions.py", line 49, in <module>\n'
+        "    class FileFullPaths(_FullPaths):\n"
+        f'  File "{folder}/actions.py", line 72, in FileFullPaths\n'
+        f"    {code}\n"
+        f"TypeError: {message}\n"
+    )
+
+
+_UNION_REFUSAL = "unsupported operand type(s) for |: 'type' and 'NoneType'"
+
+
+def test_a_union_annotation_refused_needs_python_310_whatever_python_is_shown() -> None:
+    text = _union_error(
+        "def __init__(self, *args, filetypes: str | None = None) -> None:", _UNION_REFUSAL
+    )
+    top = next(x for x in explained(text).findings if x.cause == "python-too-old-for-package")
+    assert "3.10" in top.summary and "before 3.10" in top.summary
+    assert "python3.10 -m venv .venv" in fix_text(top)
+
+
+def test_a_packages_union_annotation_names_the_package() -> None:
+    text = _union_error(
+        "def f(x: int | list[int]) -> None:",
+        "unsupported operand type(s) for |: 'type' and '_GenericAlias'",
+        "/opt/venv/lib/python3.9/site-packages/pkg",
+    )
+    top = next(x for x in explained(text).findings if x.cause == "python-too-old-for-package")
+    assert "pkg's code needs Python 3.10" in top.summary and "Python 3.9" in top.summary
+
+
+#: A ``|`` refused that says nothing of the Python: values that are no classes, an expression
+#: outside an annotation, a Python the log shows at 3.10.
+_NOT_UNIONS = {
+    "values": ("mask = flags: int | 0", "unsupported operand type(s) for |: 'str' and 'int'"),
+    "no-annotation": ("kinds = str | None", _UNION_REFUSAL),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NOT_UNIONS))
+def test_no_union_verdict_where_the_line_or_the_operands_do_not_fit(case: str) -> None:
+    text = _union_error(*_NOT_UNIONS[case])
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
+
+
+def test_no_union_verdict_where_the_log_shows_python_310() -> None:
+    text = _union_error(
+        "def f(x: str | None) -> None:",
+        _UNION_REFUSAL,
+        "/opt/venv/lib/python3.10/site-packages/pkg",
+    )
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)

@@ -1256,3 +1256,18 @@ def test_a_windows_tensorflow_printed_is_named_with_its_own_backslashes() -> Non
     assert "C:\\Users\\me\\proj\\tensorflow.py," in top.summary
     assert "\\\\" not in fix_text(top)
     assert 'ren "C:\\Users\\me\\proj\\tensorflow.py" "tensorflow.py.bak"' in fix_text(top)
+
+
+def test_a_linked_add_ons_op_missing_from_a_bazel_built_server_is_a_newer_server() -> None:
+    # TensorFlow Serving logs TensorFlow's files under external/org_tensorflow/ (TensorFlow
+    # built as its Bazel dependency), and links tensorflow-text's ops at one release.
+    text = (
+        "2022-10-04 19:10:22.730427: E external/org_tensorflow/tensorflow/core/grappler/"
+        "optimizers/meta_optimizer.cc:954] function_optimizer failed: NOT_FOUND: Op type not "
+        "registered 'FastBertNormalize' in binary running on 2d4c8711fa01.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "tensorflow-text" in fix and "tensorflow/serving:nightly" in fix
+    assert "import tensorflow_text" not in fix

@@ -158,6 +158,8 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-36b",
         "batch-2026-38g",
         "batch-2026-38j",
+        "batch-2026-39k",
+        "batch-2026-39l",
     }
 )
 

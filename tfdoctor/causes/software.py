@@ -5895,6 +5895,15 @@ NATIVE_HOST = "native"
 TFJS_HOST = "tfjs"
 
 
+#: The add-ons whose ops TensorFlow Serving's model server links into its binary
+#: (tensorflow_serving/model_servers/BUILD, SUPPORTED_TENSORFLOW_OPS: TF Text's ops_lib, and
+#: TF-DF's inference ops from September 2022), each at the release the server was built with.
+SERVING_LINKED_OPS: Final = frozenset({"tensorflow-text", "tensorflow-decision-forests"})
+SERVING_BUILD = (
+    "https://github.com/tensorflow/serving/blob/master/tensorflow_serving/model_servers/BUILD"
+)
+
+
 def _hosted_op_fix(op: Optional[str], dist: Optional[str], host: str) -> Fix:
     """An op no library of a non-Python host (``host``) registered: the host given the
     library that registers it (``dist``'s, where known)."""
@@ -5913,6 +5922,18 @@ def _hosted_op_fix(op: Optional[str], dist: Optional[str], host: str) -> Fix:
             "older TensorFlow or another layer that writes an op the release implements); "
             "tf.registerOp() can register an execution of the op in the program itself.",
             ("npm ls @tensorflow/tfjs @tensorflow/tfjs-converter",),
+        )
+    if host == SERVING_HOST and dist in SERVING_LINKED_OPS:
+        return Fix(
+            f"{what} is an op of {dist}, whose ops TensorFlow Serving's model server links in "
+            f"({SERVING_BUILD}, SUPPORTED_TENSORFLOW_OPS), each server at the {dist} release "
+            f"it was built with: this one lacks the op, so it is older than the {dist} that "
+            "saved the model. Serve the model with a newer model server (a later "
+            "tensorflow/serving image; tensorflow/serving:nightly where no release carries "
+            f"the op yet), or with a model server built with the {dist} release that saved it "
+            "(TensorFlow Serving's guide to custom ops), or save the model with the "
+            f"{dist} release of this server's TensorFlow.",
+            ("tensorflow_model_server --version", "docker pull tensorflow/serving:nightly"),
         )
     if host == SERVING_HOST:
         return Fix(

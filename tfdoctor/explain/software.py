@@ -9,7 +9,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.packages import plugin_dist
-from tfdoctor.evidence.traceback import file_owner, installed_package, origin_of
+from tfdoctor.evidence.traceback import Traceback, file_owner, installed_package, origin_of
 from tfdoctor.explain.common import (
     Builder,
     _cite_head,
@@ -31,9 +31,11 @@ from tfdoctor.explain.revealed import _SERVING_WORDS, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.explain.syntax import (
     BUILTIN_GENERICS_RELEASE,
+    UNION_RELEASE,
     builtin_generic_before_release,
     compile_error_at_newer_syntax,
     compile_error_at_older_syntax,
+    union_before_release,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -795,6 +797,10 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     )
 
 
+#: TensorFlow's own source files as a program that builds it as a Bazel dependency logs them
+#: (TensorFlow Serving's model server: ``external/org_tensorflow/tensorflow/core/...``): no
+#: Python process, whose TensorFlow logs ``tensorflow/core/...``.
+_BAZEL_TF = "external/org_tensorflow/tensorflow/core/"
 #: TensorFlow Java's exceptions (org.tensorflow.TensorFlowException, and the newer
 #: org.tensorflow.exceptions.TFNotFoundException).
 _JAVA_WORDS = re.compile(r"\borg\.tensorflow\.(?:exceptions\.)?\w*Exception\b")
@@ -807,7 +813,7 @@ def _op_host(hits: Sequence[Hits]) -> str:
     if hits and all(TFJS_WORDS in h.signature.tags for h in hits):
         return causes.software.TFJS_HOST
     lines = [line for h in hits for _, line in h.citations]
-    if any(map(_SERVING_WORDS.search, lines)):
+    if any(map(_SERVING_WORDS.search, lines)) or any(_BAZEL_TF in line for line in lines):
         return causes.software.SERVING_HOST
     if any(map(_JAVA_WORDS.search, lines)):
         return causes.software.NATIVE_HOST
@@ -1044,24 +1050,69 @@ def _generic_newer_than_python(
             continue
         last = tb.frames[-1]
         package = builtin_generic_before_release(tb.message, last.code, last.path, python)
-        if package is None:
-            continue
-        owner = f"{package}'s code" if package else "The code"
-        syntax = "a built-in collection as a generic type (list[int], PEP 585)"
-        return causes.finding(
-            f"explain.{causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE}",
-            Severity.ERROR,
-            causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
-            f"{owner} needs Python {BUILTIN_GENERICS_RELEASE} or newer; this is Python {python}",
-            f'{tb.where}: TypeError: {tb.message}\nFile "{last.path}" ... {last.code.strip()}\n'
-            f"The line subscripts a built-in collection, which Python {BUILTIN_GENERICS_RELEASE} "
-            f"allowed first, and the log shows Python {python}.",
-            causes.platform.syntax_python_fix(
-                machine, python, BUILTIN_GENERICS_RELEASE, syntax, package or None
-            ),
-            ("https://peps.python.org/pep-0585/",),
-        )
+        if package is not None:
+            return _typing_newer_finding(
+                tb,
+                package,
+                python,
+                BUILTIN_GENERICS_RELEASE,
+                ("a built-in collection as a generic type (list[int], PEP 585)", "pep-0585"),
+                f"The line subscripts a built-in collection, which Python "
+                f"{BUILTIN_GENERICS_RELEASE} allowed first, and the log shows Python {python}.",
+                machine,
+            )
     return None
+
+
+def _union_newer_than_python(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """CPython's TypeError at a line annotating with ``X | Y`` (PEP 604): only a Python before
+    3.10 raises it, so the code, or the package's release, is written for 3.10 or newer."""
+    python = machine.python_version
+    if python and version_key(python)[:2] >= version_key(UNION_RELEASE)[:2]:
+        return None  # the log's Python has it: another cause
+    for tb in evidence.tracebacks:
+        if tb.type != "TypeError" or not tb.frames:
+            continue
+        last = tb.frames[-1]
+        package = union_before_release(tb.message, last.code, last.path)
+        if package is not None:
+            return _typing_newer_finding(
+                tb,
+                package,
+                python or f"before {UNION_RELEASE}",
+                UNION_RELEASE,
+                ("a union of types written X | Y (PEP 604)", "pep-0604"),
+                f"The line writes a union of types with |, which Python {UNION_RELEASE} allowed "
+                "first: only an older Python refuses it so.",
+                machine,
+            )
+    return None
+
+
+def _typing_newer_finding(
+    tb: Traceback,
+    package: str,
+    python: str,
+    release: str,
+    syntax: tuple[str, str],
+    why: str,
+    machine: Machine,
+) -> Finding:
+    """The code (``package``'s, where its file is in site-packages; empty for the project's)
+    uses typing a Python ``release`` gave (``syntax``: in words, and its PEP's page), refused
+    at ``tb``'s innermost frame by Python ``python`` (its version, or how it is known)."""
+    last = tb.frames[-1]
+    owner = f"{package}'s code" if package else "The code"
+    words, pep = syntax
+    return causes.finding(
+        f"explain.{causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE}",
+        Severity.ERROR,
+        causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
+        f"{owner} needs Python {release} or newer; this is Python {python}",
+        f'{tb.where}: TypeError: {tb.message}\nFile "{last.path}" ... {last.code.strip()}\n{why}',
+        causes.platform.syntax_python_fix(machine, python, release, words, package or None),
+        (f"https://peps.python.org/{pep}/",),
+    )
 
 
 #: A traceback the log ends inside, at TensorFlow's tracked dict's attribute lookup

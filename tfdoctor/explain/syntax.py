@@ -195,6 +195,45 @@ _BUILTIN_GENERIC = re.compile(r"(?<![\w.])(?:list|dict|tuple|set|frozenset|type)
 BUILTIN_GENERICS_RELEASE = "3.9"
 
 
+#: CPython's words for ``X | Y`` of two classes (or typing's aliases) before 3.10, which gave
+#: ``type`` its ``__or__`` (PEP 604): an annotation ``str | None``, evaluated when its ``def``
+#: runs, raises them there.
+_UNION_REFUSED = re.compile(
+    r"unsupported operand type\(s\) for \|: '(?P<left>\w+)' and '(?P<right>\w+)'"
+)
+#: The operands' types only a class or a typing construct has: ``type`` (a class),
+#: ``NoneType``, a metaclass (ABCMeta, EnumMeta) or typing's alias classes.
+_UNION_OPERANDS = frozenset(
+    {
+        "type",
+        "NoneType",
+        "ABCMeta",
+        "EnumMeta",
+        "_GenericAlias",
+        "_SpecialForm",
+        "_UnionGenericAlias",
+    }
+)
+#: An annotation that takes ``|``: after a parameter's or a name's colon, or the return arrow.
+_UNION_ANNOTATION = re.compile(r"(?::|->)\s*[\w.\[\], ]+\|")
+#: The release that gave classes their ``|`` (PEP 604).
+UNION_RELEASE = "3.10"
+
+
+def union_before_release(message: str, code: str, path: str) -> Optional[str]:
+    """Where a frame's source line ``code`` (in the file ``path``) annotates with ``X | Y``
+    and raised CPython's refusal of ``|`` between two classes (``message``): only a Python
+    before 3.10 refuses it, whatever the log says of the Python. The package whose file it is,
+    empty for code outside site-packages; else None."""
+    refused = _UNION_REFUSED.fullmatch(message.strip())
+    if refused is None or not {refused["left"], refused["right"]} <= _UNION_OPERANDS:
+        return None
+    if not _UNION_ANNOTATION.search(_code_only(code)):
+        return None
+    package = _PACKAGE.search(path)
+    return package.group("package") if package else ""
+
+
 def builtin_generic_before_release(
     message: str, code: str, path: str, python: Optional[str]
 ) -> Optional[str]:
