@@ -76,6 +76,12 @@ def test_keras2s_module_under_keras_src_with_a_python_only_keras_3_serves_names_
     fix = fix_text(top)
     assert "2.15" in fix and "fancyconv" in fix
     assert "inferred: Python 3.12" in top.detail
+    # TensorFlow 2.15 has no wheel for Python 3.12: pip there would install nothing, so the
+    # environment is made with the newest Python 2.15 has wheels for.
+    assert (
+        "python3.11 -m venv .venv" in fix
+        and '.venv/bin/python -m pip install "tensorflow~=2.15.0"' in fix
+    )
 
 
 def test_keras2s_module_under_keras_src_with_a_python_keras_2_served_stays_the_package() -> None:

@@ -266,3 +266,14 @@ def test_no_union_verdict_where_the_log_shows_python_310() -> None:
         "/opt/venv/lib/python3.10/site-packages/pkg",
     )
     assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
+
+
+def test_a_built_in_generic_refused_needs_python_39_with_no_python_shown() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/layers.py", line 12, in <module>\n'
+        "    def pad(shape: tuple[int, ...]) -> dict[str, int]:\n"
+        "TypeError: 'type' object is not subscriptable\n"
+    )
+    top = next(x for x in explained(text).findings if x.cause == "python-too-old-for-package")
+    assert "needs Python 3.9 or newer; this is Python before 3.9" in top.summary

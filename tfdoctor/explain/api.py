@@ -1271,9 +1271,20 @@ def _keras2_release_fix(m: Machine, package: str, name: str) -> Fix:
             m.pip(f"show {package} keras tensorflow"),
         )
     pythons = _line_pythons(m, line) or " (in a new virtual environment of a Python they support)"
+    wanted = f'"{_keras2_line_dist(m, line)}~={line}.0" "keras~={line}.0"'
+    row = m.matrix.line_for(line) if m.matrix is not None else None
+    python = m.python_version
+    served = row.pythons_on() if row is not None else ()
+    commands = (
+        # This Python has no wheel of that line: pip here would find none; the environment
+        # is made with the newest Python the line has wheels for.
+        causes.common.python_venv_commands(m, served[-1], f"install {wanted}")
+        if row is not None and python and served and not row.has_wheels_for(python)
+        else m.pip_install(f"{_keras2_line_dist(m, line)}~={line}.0", f"keras~={line}.0")
+    )
     return Fix(
         f"{reach}run it with Keras 2, that is TensorFlow {line} and Keras {line}{pythons}, {other}",
-        m.pip_install(f"{_keras2_line_dist(m, line)}~={line}.0", f"keras~={line}.0"),
+        commands,
     )
 
 

@@ -1546,6 +1546,10 @@ def _native_importer(tracebacks: Sequence[Traceback]) -> Optional[PackageCode]:
 #: TensorFlow Serving's own words and paths (its loader's "Loading servable", the
 #: tensorflow_serving/ sources it logs from).
 _SERVING_WORDS = re.compile(r"tensorflow_serving/|Loading servable|servable version \{")
+#: TensorFlow's own source files as a program that builds it as a Bazel dependency logs them
+#: (TensorFlow Serving's model server: ``external/org_tensorflow/tensorflow/core/...``): no
+#: Python process, whose TensorFlow logs ``tensorflow/core/...``.
+_BAZEL_TF = "external/org_tensorflow/tensorflow/core/"
 
 
 #: pip's last line after an install it completed (``installed_packages_summary``).

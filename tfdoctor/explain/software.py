@@ -27,7 +27,7 @@ from tfdoctor.explain.native import (
     _package_loader,
 )
 from tfdoctor.explain.packages import internal_caller, internal_caller_fix, tf_keras_generation
-from tfdoctor.explain.revealed import _SERVING_WORDS, Revealed
+from tfdoctor.explain.revealed import _BAZEL_TF, _SERVING_WORDS, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.explain.syntax import (
     BUILTIN_GENERICS_RELEASE,
@@ -797,10 +797,6 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     )
 
 
-#: TensorFlow's own source files as a program that builds it as a Bazel dependency logs them
-#: (TensorFlow Serving's model server: ``external/org_tensorflow/tensorflow/core/...``): no
-#: Python process, whose TensorFlow logs ``tensorflow/core/...``.
-_BAZEL_TF = "external/org_tensorflow/tensorflow/core/"
 #: TensorFlow Java's exceptions (org.tensorflow.TensorFlowException, and the newer
 #: org.tensorflow.exceptions.TFNotFoundException).
 _JAVA_WORDS = re.compile(r"\borg\.tensorflow\.(?:exceptions\.)?\w*Exception\b")
@@ -1041,12 +1037,12 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
 def _generic_newer_than_python(
     evidence: Evidence, revealed: Revealed, machine: Machine
 ) -> Optional[Finding]:
-    """CPython's TypeError at a line subscripting a built-in collection (``list[int]``) under
-    a Python before 3.9, where the log shows the Python (explain.syntax): the code, or the
-    package's release, is written for 3.9 or newer (PEP 585)."""
+    """CPython's TypeError at a line subscripting a built-in collection (``list[int]``): only
+    a Python before 3.9 raises it (explain.syntax), so the code, or the package's release, is
+    written for 3.9 or newer (PEP 585); a Python the log shows decides where it is newer."""
     python = revealed.python
     for tb in evidence.tracebacks:
-        if tb.type != "TypeError" or not tb.frames or python is None:
+        if tb.type != "TypeError" or not tb.frames:
             continue
         last = tb.frames[-1]
         package = builtin_generic_before_release(tb.message, last.code, last.path, python)
@@ -1054,11 +1050,11 @@ def _generic_newer_than_python(
             return _typing_newer_finding(
                 tb,
                 package,
-                python,
+                python or f"before {BUILTIN_GENERICS_RELEASE}",
                 BUILTIN_GENERICS_RELEASE,
                 ("a built-in collection as a generic type (list[int], PEP 585)", "pep-0585"),
-                f"The line subscripts a built-in collection, which Python "
-                f"{BUILTIN_GENERICS_RELEASE} allowed first, and the log shows Python {python}.",
+                "The line subscripts a built-in collection, which Python "
+                f"{BUILTIN_GENERICS_RELEASE} allowed first: only an older Python refuses it so.",
                 machine,
             )
     return None

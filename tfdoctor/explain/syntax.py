@@ -238,12 +238,13 @@ def builtin_generic_before_release(
     message: str, code: str, path: str, python: Optional[str]
 ) -> Optional[str]:
     """Where a frame's source line ``code`` (in the file ``path``) subscripts a built-in
-    collection and raised :data:`NOT_SUBSCRIPTABLE` (``message``) under a Python before
-    3.9: the package whose file it is, empty for code outside site-packages; else None (the
-    message, the line or the Python does not fit)."""
-    if message.strip() != NOT_SUBSCRIPTABLE or not python:
+    collection and raised :data:`NOT_SUBSCRIPTABLE` (``message``): only a Python before 3.9
+    raises it there, so ``python`` (where the log shows it) only rules it out. The package
+    whose file it is, empty for code outside site-packages; else None (the message, the line
+    or the Python does not fit)."""
+    if message.strip() != NOT_SUBSCRIPTABLE:
         return None
-    if version_key(python)[:2] >= version_key(BUILTIN_GENERICS_RELEASE)[:2]:
+    if python and version_key(python)[:2] >= version_key(BUILTIN_GENERICS_RELEASE)[:2]:
         return None
     if not _BUILTIN_GENERIC.search(_code_only(code)):
         return None
