@@ -160,6 +160,7 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-38j",
         "batch-2026-39k",
         "batch-2026-39l",
+        "batch-2026-40p",
     }
 )
 
