@@ -111,6 +111,12 @@ CASES: dict[str, tuple[str, str]] = {
         "rocm-kfd-permission-denied",
         "Unable to open /dev/kfd read-write: Permission denied\n",
     ),
+    sig.PROFILING_COUNTERS: (
+        "cupti-insufficient-privileges",
+        "2020-06-25 20:30:05.997330: E tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:"
+        "1307] function cupti_interface_->Subscribe( &subscriber_, (CUpti_CallbackFunc)"
+        "ApiCallback, this)failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n",
+    ),
     sig.LOADER_LINE: (
         "dlopen-cuda-library",
         f"{_DSO}Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "

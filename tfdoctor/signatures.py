@@ -289,6 +289,7 @@ WINDOWS_WORDS = "windows-words"
 MACOS_WORDS = "macos-words"
 REMOVED_API = "removed-api"
 KFD_NODE = "kfd-node"
+PROFILING_COUNTERS = "profiling-counters"
 EMULATOR = "emulator"
 LOADER_LINE = "loader-line"
 REASON_CUT = "reason-cut"
@@ -344,6 +345,10 @@ TAGS: Mapping[str, str] = {
     KFD_NODE: (
         "ROCm's runtime could not open its device node /dev/kfd (the user's groups, a "
         "container's unmapped group): ROCm's access fix, not NVIDIA's"
+    ),
+    PROFILING_COUNTERS: (
+        "the GPU's performance counters refused to the profiler (NVIDIA keeps them to "
+        "administrators): the profiler's access fix, not the device nodes'"
     ),
     EMULATOR: (
         "the emulator's own line (QEMU's report of the signal its guest died of): the process "

@@ -564,6 +564,27 @@ def gpu_node_fix(tool: str) -> Fix:
     )
 
 
+def ngc_driver_fix(required: Optional[str], detected: Optional[str]) -> Fix:
+    """An NGC image whose start-up check refused the host's driver (``required``: the driver
+    release the image names; ``detected``: the host's, where the log shows it). A container
+    runs on the host's driver; forward compatibility (the image's cuda-compat libraries) runs
+    a newer CUDA only on data-center GPUs, and the check says it is unavailable here."""
+    needs = f"NVIDIA driver {required} or later" if required else "a newer NVIDIA driver"
+    has = f" (the host has {detected})" if detected else ""
+    return Fix(
+        f"The image was built for {needs}{has}, and its start-up check found forward "
+        "compatibility unavailable on this GPU: a container uses the host's driver, so "
+        f"upgrade the driver on the host to {required or 'the release the image names'} or "
+        "later, or run an earlier release of the image whose driver requirement this driver "
+        "meets (NVIDIA's framework support matrix lists each release's driver).",
+        (
+            "nvidia-smi  # on the host: the driver's version",
+            "docker image inspect IMAGE --format '{{range .Config.Env}}{{println .}}{{end}}' "
+            "| grep -E 'CUDA_VERSION|NVIDIA_REQUIRE_CUDA'",
+        ),
+    )
+
+
 def image_cuda_driver_fix(m: Machine, cuda: Optional[str]) -> Fix:
     """The host's driver below what the image's CUDA ``cuda`` needs (the NVIDIA Container
     Toolkit's check of the image's NVIDIA_REQUIRE_CUDA): a newer driver on the host, or an

@@ -178,7 +178,8 @@ CAUSES: Mapping[str, Cause] = dict(
             "No permission to open the GPU's device nodes",
             "This user cannot open the GPU's device nodes (/dev/nvidia* for NVIDIA's driver; "
             "/dev/kfd and /dev/dri/renderD* for ROCm's, which belong to the render or video "
-            "group); CUDA or HIP then reports no device.",
+            "group); CUDA or HIP then reports no device. NVIDIA's driver also keeps the GPU's "
+            "performance counters, which profilers read, to administrators by default.",
             "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html",
         ),
         define(
@@ -2534,6 +2535,26 @@ def no_permission_fix(container: bool = False) -> Fix:
     return Fix(
         "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
         ("ls -l /dev/nvidia*", 'sudo usermod -aG video "$USER"'),
+    )
+
+
+def profiling_counters_fix() -> Fix:
+    """The GPU's performance counters, which the profiler's CUPTI reads, opened to the
+    profiled process: root or a container's SYS_ADMIN, or the driver's restriction lifted on
+    the host (NVIDIA's ERR_NVGPUCTRPERM page)."""
+    return Fix(
+        "NVIDIA's driver lets only administrators read the GPU's performance counters, which "
+        "TensorFlow's profiler reads through CUPTI: run the profiled program as root, or start "
+        "its container with `--cap-add SYS_ADMIN` (or `--privileged`); or lift the restriction "
+        "on the host for every user with the nvidia module's option "
+        "NVreg_RestrictProfilingToAdminUsers=0, then reboot (on Windows: NVIDIA Control Panel, "
+        "Developer, Manage GPU Performance Counters, allow all users). Training runs either "
+        "way; only the GPU's side of the profile is missing.",
+        (
+            "grep RmProfilingAdminOnly /proc/driver/nvidia/params  # 1: administrators only",
+            "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | sudo tee "
+            "/etc/modprobe.d/nvidia-profiling.conf",
+        ),
     )
 
 

@@ -45,7 +45,11 @@ CAUSES: Mapping[str, Cause] = dict(
             "after Jupyter started, in the kernelspec, or with `%env`/`os.environ` in the "
             "notebook, differ from the terminal's. The dynamic loader reads `LD_LIBRARY_PATH` "
             "once, when the process starts, and CUDA reads `CUDA_VISIBLE_DEVICES` when it "
-            "initialises: a change made inside a running kernel does not take effect.",
+            "initialises: a change made inside a running kernel does not take effect. So "
+            "with `PATH`: a program a magic or `subprocess` runs by name (`%tensorboard` runs "
+            "`tensorboard`) is looked for on the PATH of the process that started Jupyter, "
+            "which holds the environment's bin directory only where that environment was "
+            "active.",
             KERNELSPECS,
             "https://man7.org/linux/man-pages/man8/ld.so.8.html",
         ),
@@ -232,6 +236,27 @@ def kernel_variables_fix(nb: NotebookFacts, names: tuple[str, ...]) -> Fix:
         f"export them in the terminal before starting Jupyter, or in {where}; then restart "
         "the kernel. Setting them inside a running kernel does not reach the loader.",
         ("jupyter kernelspec list",),
+    )
+
+
+def kernel_path_fix(program: str) -> Fix:
+    """A program run by name from a kernel is not on the kernel's PATH: where it is (next to
+    the kernel's interpreter, or not installed there at all), and the PATH the kernel starts
+    with."""
+    return Fix(
+        f"The kernel runs `{program}` by name and its PATH does not lead to it: the PATH was "
+        "inherited from the process that started Jupyter, and the environment whose bin "
+        f"directory holds `{program}` was not active there. Start Jupyter from that "
+        "environment once activated (`conda activate ENV` or `source ENV/bin/activate`, then "
+        "`jupyter notebook`), or prepend the environment's bin directory (where the kernel's "
+        "`sys.executable` is) to PATH in the kernelspec's kernel.json 'env'; then restart the "
+        f"kernel. Where `{program}` is not in that directory either, install its package in "
+        "the kernel's environment (`%pip install ...`).",
+        (
+            "import os, shutil, sys; print(sys.executable, shutil.which("
+            f"{program!r}), os.environ['PATH'])  # in the notebook",
+            "jupyter kernelspec list",
+        ),
     )
 
 

@@ -91,7 +91,12 @@ from tfdoctor.explain.native import (
 )
 from tfdoctor.explain.network import _cert_path_candidate, _retried_only
 from tfdoctor.explain.nightlies import nightly_own_name_finding
-from tfdoctor.explain.notebooks import _kernel_python, _reticulate_python, _settle_kernel_install
+from tfdoctor.explain.notebooks import (
+    _kernel_python,
+    _reticulate_python,
+    _settle_kernel_install,
+    program_off_kernel_path,
+)
 from tfdoctor.explain.overlaps import (
     _fit_process_fix,
     _program_shown,
@@ -712,7 +717,8 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     that weigh it (Keras 3 meeting Keras 2 code, a legacy copy, a release's missing name),
     else the exception itself as unexplained."""
     candidate = (
-        lambda_bytecode_candidate(evidence.tracebacks, machine)
+        program_off_kernel_path(evidence.tracebacks)
+        or lambda_bytecode_candidate(evidence.tracebacks, machine)
         or savedmodel_config_candidate(evidence.tracebacks, machine)
         or keras_zip_candidate(evidence.tracebacks, machine)
         or keras_backend_candidate(evidence.tracebacks, machine)

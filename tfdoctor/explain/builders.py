@@ -97,7 +97,13 @@ from tfdoctor.explain.xla import _ptxas_new, _ptxas_old
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
-from tfdoctor.signatures import BARE_INIT_ERROR, KFD_NODE, NUITKA_WORDS, PROTO3_OPTIONAL
+from tfdoctor.signatures import (
+    BARE_INIT_ERROR,
+    KFD_NODE,
+    NUITKA_WORDS,
+    PROFILING_COUNTERS,
+    PROTO3_OPTIONAL,
+)
 
 #: Causes whose fix needs the machine alone: cause -> the catalogue's fix builder.
 _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
@@ -379,6 +385,8 @@ BUILDERS: dict[str, Builder] = {
             or any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
         )
         if all(KFD_NODE in h.signature.tags for h in hits)
+        else causes.gpu.profiling_counters_fix()
+        if all(PROFILING_COUNTERS in h.signature.tags for h in hits)
         else causes.gpu.no_permission_fix(_in_container(m, r)),
     ),
     causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
@@ -411,7 +419,11 @@ BUILDERS: dict[str, Builder] = {
         _compat_refused(m, r, hits)
         or (
             causes.gpu.DRIVER_TOO_OLD,
-            causes.container.image_cuda_driver_fix(m, group(hits, "cuda_version"))
+            causes.container.ngc_driver_fix(
+                group(hits, "required"), group(hits, "driver_version") or r.driver_version
+            )
+            if any(h.signature.id == "ngc-container-driver-release" for h in hits)
+            else causes.container.image_cuda_driver_fix(m, group(hits, "cuda_version"))
             if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
             else causes.gpu.driver_init_error_fix(m, _floor(m))
             if all(BARE_INIT_ERROR in h.signature.tags for h in hits)

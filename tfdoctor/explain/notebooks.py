@@ -8,7 +8,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import read_pip_installed, read_pip_shown
-from tfdoctor.evidence.traceback import interpreter_prefix
+from tfdoctor.evidence.traceback import Traceback, interpreter_prefix
 from tfdoctor.explain.common import cite, group, hits_by
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import normalize_name
@@ -211,3 +211,44 @@ def _reticulate_managed(
         cite(hits) + "\nreticulate searched only its own Pythons: " + ", ".join(searched) + ".",
         causes.notebook.reticulate_managed_fix(searched),
     )
+
+
+#: The refusal of a program run by name (Python's FileNotFoundError from ``subprocess`` or
+#: ``os.exec*``; a spawn that names the program twice, as its file and its argument 0).
+_PROGRAM_NOT_FOUND = re.compile(
+    r"^\[Errno 2\] No such file or directory: '(?P<program>[A-Za-z][\w+-]{0,60})'"
+    r"(?P<twice>: '(?P=program)')?$"
+)
+#: What runs a program from a kernel: a line magic (``%tensorboard``), the shell escape's
+#: ``system``, ``subprocess``.
+_RUNS_PROGRAM = ("run_line_magic", "subprocess", "Popen", "system(", "os.exec", "check_output")
+#: Programs whose absence is the GPU stack's matter, not the kernel's PATH (the driver's
+#: nvidia-smi, CUDA's compilers).
+_GPU_TOOLS = re.compile(r"^(?:nvidia-\w+|nvcc|ptxas|nvlink|fatbinary)$")
+
+
+def program_off_kernel_path(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
+    """A notebook's kernel that ran a program by name (a line magic such as ``%tensorboard``,
+    ``subprocess``) and got Python's FileNotFoundError for it: the kernel's PATH, inherited
+    from the process that started Jupyter, does not lead to the environment's bin directory.
+    Not for a file name (a name with a dot), nor for the GPU stack's own tools."""
+    for tb in reversed(tracebacks):
+        if tb.type != "FileNotFoundError" or not tb.ipython:
+            continue
+        found = _PROGRAM_NOT_FOUND.match(tb.message.strip())
+        if found is None or _GPU_TOOLS.match(found["program"]):
+            continue
+        ran = " ".join((tb.statement, tb.code, *(f.path + " " + f.code for f in tb.frames)))
+        if found["twice"] is None and not any(word in ran for word in _RUNS_PROGRAM):
+            continue
+        program = found["program"]
+        return causes.finding(
+            f"explain.{causes.notebook.KERNEL_VARIABLES_DIFFER}",
+            Severity.ERROR,
+            causes.notebook.KERNEL_VARIABLES_DIFFER,
+            f"The notebook's kernel cannot find the program {program!r} on its PATH",
+            f"{tb.where}: {tb.type}: {tb.message.strip()}\nThe kernel ran {program!r} by "
+            "name; no directory of the PATH it inherited holds it.",
+            causes.notebook.kernel_path_fix(program),
+        )
+    return None

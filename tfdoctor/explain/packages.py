@@ -2776,7 +2776,9 @@ def numpy_removed_findings(
         if keyword is not None:
             return [keyword]
         match = _NUMPY_NAME.search(tb.message)
-        if match is None or _not_installed_numpy(tb):
+        # NumPy's own words for a name it removed are the installed NumPy's, whatever the
+        # frames' paths look like (a paste that cut site-packages off "numpy/__init__.py").
+        if match is None or (match.group("removed") is None and _not_installed_numpy(tb)):
             continue
         name = match.group("name") or match.group("removed")
         release = match.group("release") or next(
@@ -2919,7 +2921,8 @@ def _numpy_name_in_code(
         (
             f"{f.path}, line {f.line}"
             for f in reversed(tb.frames)
-            if not origin_of(f.path).installed  # NumPy's own __getattr__ frame is not the code
+            # NumPy's own __getattr__ frame is not the code, installed or cut to numpy/.
+            if not origin_of(f.path).installed and not own_module_file(f, "numpy")
         ),
         "the code",
     )

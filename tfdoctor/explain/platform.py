@@ -46,7 +46,13 @@ _ARM32_MACHINES = frozenset({"armv6l", "armv7l", "armv8l"})
 
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
+    # The newest glibc any line asks for: the loader names each missing version on a line of
+    # its own, and the system must have them all.
+    glibc = max(
+        (g["glibc"] for h in hits for g in h.groups if g.get("glibc")),
+        key=lambda v: version_key(v.split("_", 1)[-1]),
+        default="GLIBC_2.17",
+    )
     requirer = group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
     # A 32-bit ARM system: its libraries' folder (Debian's multiarch directory

@@ -1470,6 +1470,11 @@ def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
+#: pip's words for a source build before 19.0 (wheel.py's spinner, "Running setup.py
+#: bdist_wheel for X"; 19.0 says "Building wheel for X (setup.py)").
+_LEGACY_BUILD = "pip-legacy-source-build"
+
+
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The architecture uname or platform printed, where the system itself is 32-bit; uv's
     # words where uv refused the interpreter (its fix is uv's, in the interface that printed
@@ -1484,6 +1489,17 @@ def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
 
 def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     shown = f"pip {r.pip_version}" if r.pip_version else "this pip"
+    built = group(hits, "dist") if all(h.signature.id == _LEGACY_BUILD for h in hits) else None
+    if built is not None:
+        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
+            f'pip is building {built} from its source archive, and its words ("Running '
+            'setup.py bdist_wheel for") are those of a pip before 19.0, which reads neither the '
+            "manylinux2014 wheels (pip 19.3) nor the manylinux_2_x ones (pip 20.3) that binary "
+            "packages publish now: it passes over them for a build that needs compilers and "
+            "takes hours on a small board.",
+            pip=r.pip_version,
+        )
     if any(h.signature.id == "pypi-tls-refused" for h in hits):
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
             m,

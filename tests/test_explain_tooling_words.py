@@ -1,0 +1,230 @@
+# ruff: noqa: E501 -- log lines are written whole, as the programs print them
+"""The words of the tools around TensorFlow, each read for what it says of the machine: an NGC
+image's start-up check of the host's driver, CUPTI refused the GPU's performance counters,
+a notebook's kernel that cannot find a program by name, NumPy 2's own words for a name it
+removed, the loader's glibc versions for a binary inside a package, and an old pip's words
+for a source build. Each log is written in the program's own format (sources beside each
+reading in tfdoctor/signatures.yaml and the modules that read them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Report
+
+
+def _of(report: Report, cause: str) -> list[str]:
+    """The severities of the report's findings of ``cause``."""
+    return [x.severity.value for x in report.findings if x.cause == cause]
+
+
+def _fix_of(report: Report, cause: str) -> str:
+    found = [x for x in report.findings if x.cause == cause]
+    assert found, [(x.id, x.severity.value) for x in report.findings]
+    return fix_text(found[0])
+
+
+# -- NGC images: the entrypoint's driver check ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "ERROR: This container was built for NVIDIA Driver Release 450.51 or later, but\n"
+        "       version 440.33.01 was detected and compatibility mode is UNAVAILABLE.\n\n"
+        "       [[CUDA Driver UNAVAILABLE (cuInit(0) returned 804)]]\n",
+        # A paste that joined the two lines and lost the space.
+        "This container was built for NVIDIA Driver Release 450.51 or later, butversion "
+        "440.33.01 was detected and compatibility mode is UNAVAILABLE\n",
+    ],
+)
+def test_an_ngc_image_refusing_the_host_driver_names_the_release_it_needs(log: str) -> None:
+    report = explained(log)
+    assert _of(report, "driver-too-old") == ["error"]
+    fix = _fix_of(report, "driver-too-old")
+    assert "450.51 or later" in fix and "host" in fix
+    assert "nvidia-smi" in fix
+
+
+def test_the_host_driver_an_ngc_image_shows_is_named_where_the_log_joins_it() -> None:
+    log = (
+        "This container was built for NVIDIA Driver Release 545.23 or later, but version "
+        "535.104.05 was detected and compatibility mode is UNAVAILABLE\n"
+    )
+    assert "the host has 535.104.05" in _fix_of(explained(log), "driver-too-old")
+
+
+def test_an_ngc_image_running_in_compatibility_mode_is_no_refusal() -> None:
+    # The same first words without "ERROR:" and with compatibility available: the image runs.
+    log = (
+        "NOTE: This container was built for NVIDIA Driver Release 535.86 or later, but\n"
+        "      version 525.85.12 was detected and compatibility mode is in use.\n"
+    )
+    assert _of(explained(log), "driver-too-old") == []
+
+
+# -- CUPTI and the GPU's performance counters -------------------------------------------------
+
+_CUPTI = (
+    "2020-06-25 20:30:05.895658: I tensorflow/core/profiler/lib/profiler_session.cc:225] Profiler session started.\n"
+    "2020-06-25 20:30:05.997330: E tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1307] function "
+    "cupti_interface_->Subscribe( &subscriber_, (CUpti_CallbackFunc)ApiCallback, this)failed with error "
+    "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\n"
+    "Epoch 1/10\n"
+)
+
+
+def test_cupti_refused_the_counters_is_the_profilers_permission_not_the_device_nodes() -> None:
+    report = explained(_CUPTI)
+    # Training goes on: a warning, and the fix opens the counters, not /dev/nvidia*.
+    assert _of(report, "driver-no-permission") == ["warning"]
+    fix = _fix_of(report, "driver-no-permission")
+    assert "NVreg_RestrictProfilingToAdminUsers=0" in fix
+    assert "--privileged" in fix and "SYS_ADMIN" in fix
+    assert "usermod" not in fix and "/dev/nvidia" not in fix
+
+
+def test_nvml_refusing_the_device_nodes_keeps_its_own_fix() -> None:
+    fix = _fix_of(
+        explained("Failed to initialize NVML: Insufficient Permissions\n"), "driver-no-permission"
+    )
+    assert "/dev/nvidia" in fix and "NVreg_RestrictProfilingToAdminUsers" not in fix
+
+
+# -- A program a notebook's kernel runs by name ------------------------------------------------
+
+
+def _ipython(statement: str, message: str) -> str:
+    return (
+        "---------------------------------------------------------------------------\n"
+        "FileNotFoundError                         Traceback (most recent call last)\n"
+        "<ipython-input-4-d46782f9619b> in <module>\n"
+        f"----> 1 {statement}\n\n"
+        f"FileNotFoundError: {message}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("statement", "message", "program"),
+    [
+        (
+            "get_ipython().run_line_magic('tensorboard', '--logdir logs')",
+            "[Errno 2] No such file or directory: 'tensorboard': 'tensorboard'",
+            "tensorboard",
+        ),
+        (
+            "subprocess.check_output(['saved_model_cli', 'show', '--dir', 'm'])",
+            "[Errno 2] No such file or directory: 'saved_model_cli'",
+            "saved_model_cli",
+        ),
+    ],
+)
+def test_a_program_the_kernel_cannot_find_is_its_path(
+    statement: str, message: str, program: str
+) -> None:
+    report = explained(_ipython(statement, message))
+    assert _of(report, "kernel-variables-differ") == ["error"]
+    fix = _fix_of(report, "kernel-variables-differ")
+    assert "PATH" in fix and program in fix and "restart the kernel" in fix
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        # A data file the code opens: a name with a dot, and nothing ran a program.
+        ("open('train.csv')", "[Errno 2] No such file or directory: 'train.csv'"),
+        # A bare name opened as a file, no program run.
+        ("open('labels')", "[Errno 2] No such file or directory: 'labels'"),
+        # The driver's own tool: the GPU stack's matter, not the kernel's PATH.
+        (
+            "subprocess.check_output(['nvidia-smi'])",
+            "[Errno 2] No such file or directory: 'nvidia-smi': 'nvidia-smi'",
+        ),
+    ],
+)
+def test_a_file_or_the_drivers_tool_is_not_the_kernels_path(statement: str, message: str) -> None:
+    assert _of(explained(_ipython(statement, message)), "kernel-variables-differ") == []
+
+
+def test_a_program_missing_outside_a_notebook_is_not_the_kernels_path() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "run.py", line 3, in <module>\n'
+        "    subprocess.run(['tensorboard', '--logdir', 'logs'])\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'tensorboard'\n"
+    )
+    assert _of(explained(log), "kernel-variables-differ") == []
+
+
+# -- NumPy 2's words for a name it removed -----------------------------------------------------
+
+
+def test_numpys_own_words_are_the_installed_numpys_with_its_path_cut() -> None:
+    # A paste that cut site-packages off NumPy's own frame: the words are NumPy 2's
+    # (__expired_attributes__), so the installed NumPy is the one, and the code is the caller.
+    log = (
+        '  File "h5md_module.py", line 255, in create_box\n'
+        "    self.box.attrs['boundary'] = np.string_(boundary)\n"
+        '  File "numpy/__init__.py", line 400, in __getattr__\n'
+        "    raise AttributeError(\n"
+        "AttributeError: `np.string_` was removed in the NumPy 2.0 release. Use `np.bytes_` instead.\n"
+    )
+    report = explained(log)
+    assert _of(report, "numpy-name-removed") == ["error"]
+    found = next(x for x in report.findings if x.cause == "numpy-name-removed")
+    assert "h5md_module.py, line 255" in found.detail
+    assert "np.bytes_" in fix_text(found)
+
+
+def test_a_numpy_module_of_the_users_own_stays_shadowing() -> None:
+    # Python's own words for a missing attribute of the user's numpy/ folder: no release.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/main.py", line 2, in <module>\n'
+        "    x = numpy.float(3)\n"
+        '  File "/home/user/proj/numpy/__init__.py", line 1, in <module>\n'
+        "    pass\n"
+        "AttributeError: module 'numpy' has no attribute 'float'\n"
+    )
+    assert _of(explained(log), "numpy-name-removed") == []
+
+
+# -- The loader's glibc versions for a binary inside a package --------------------------------
+
+_SERVER = "/usr/local/lib/python3.8/dist-packages/tensorboard_data_server/bin/server"
+
+
+def test_a_binary_of_a_package_needing_newer_glibc_names_its_distribution_and_the_newest() -> None:
+    log = "TensorFlow installation not found - running with reduced feature set.\n" + "".join(
+        f"{_SERVER}: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_{v}' not found (required by {_SERVER})\n"
+        for v in ("2.33", "2.34", "2.32")
+    )
+    report = explained(log)
+    assert _of(report, "glibc-too-old") == ["error"]
+    fix = _fix_of(report, "glibc-too-old")
+    # The newest version any line asks for, not the first line's; the package by its PyPI name.
+    assert "glibc 2.34 or newer" in fix
+    assert "tensorboard-data-server" in fix
+
+
+# -- An old pip's words for a source build -----------------------------------------------------
+
+
+def test_an_old_pips_source_build_is_the_pip() -> None:
+    report = explained(
+        "Collecting opencv-python\n  Downloading opencv-python-4.1.0.25.tar.gz (88.3MB)\n"
+        "Building wheels for collected packages: opencv-python\n"
+        "  Running setup.py bdist_wheel for opencv-python ... -\n"
+    )
+    assert _of(report, "pip-too-old") == ["warning"]
+    fix = _fix_of(report, "pip-too-old")
+    assert "opencv-python" in fix and "install --upgrade pip" in fix
+
+
+def test_a_current_pips_source_build_says_nothing_of_pip() -> None:
+    report = explained(
+        "Building wheels for collected packages: opencv-python\n"
+        "  Building wheel for opencv-python (setup.py) ... -\n"
+    )
+    assert _of(report, "pip-too-old") == []
