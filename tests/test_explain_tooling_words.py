@@ -228,3 +228,87 @@ def test_a_current_pips_source_build_says_nothing_of_pip() -> None:
         "  Building wheel for opencv-python (setup.py) ... -\n"
     )
     assert _of(report, "pip-too-old") == []
+
+
+# -- Programs frozen by other freezers than PyInstaller ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("log", "tool"),
+    [
+        # Nuitka's standalone folder, in Windows' short names, and its own start line.
+        (
+            "Nuitka:INFO: Starting Python compilation with Nuitka '1.4.8' on Python '3.9'.\n"
+            "Traceback (most recent call last):\n"
+            '  File "c:\\Users\\user\\APP~1\\MAIN~1.DIS\\tensorflow\\python\\ops\\gen_math_ops.py", line 5985, in mat_mul\n'
+            "SystemError: unknown opcode\n",
+            "Nuitka",
+        ),
+        # cx_Freeze's library.zip.
+        (
+            "Traceback (most recent call last):\n"
+            '  File "C:\\app\\build\\exe.win-amd64-3.7\\lib\\library.zip\\tensorflow\\__init__.py", line 28, in <module>\n'
+            "ImportError: cannot import name 'pywrap_tensorflow'\n",
+            "cx_Freeze",
+        ),
+    ],
+)
+def test_tensorflow_failing_inside_a_frozen_bundle_is_the_freezers(log: str, tool: str) -> None:
+    report = explained(log)
+    assert _of(report, "freezer-tf-support-outdated") == ["error"]
+    fix = _fix_of(report, "freezer-tf-support-outdated")
+    assert tool in fix and "upgrade" in fix.lower()
+
+
+def test_frames_cut_before_the_exception_inside_a_py2app_bundle_are_a_warning() -> None:
+    app = "/Users/user/dist/shoot.app/Contents/Resources/lib/python3.7/tensorflow_core"
+    log = (
+        f'File "{app}/__init__.py", line 36, in <module>\n'
+        "    from tensorflow._api.v1 import compat\n"
+        f'  File "{app}/python/ops/control_flow_v2_toggles.py", line 24, in <module>\n'
+        "    from tensorflow.python.ops import control_flow_util_v2\n"
+    )
+    report = explained(log)
+    assert _of(report, "freezer-tf-support-outdated") == ["warning"]
+    assert "py2app" in _fix_of(report, "freezer-tf-support-outdated")
+
+
+def test_a_failure_outside_the_bundles_tensorflow_is_not_the_freezers() -> None:
+    # The program's own module in the bundle raising its own error: not TensorFlow's code.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\main.dist\\main.py", line 3, in <module>\n'
+        "ValueError: could not convert string to float: 'x'\n"
+    )
+    assert _of(explained(log), "freezer-tf-support-outdated") == []
+
+
+def test_nuitkas_plugin_refusing_tensorflows_init_names_tensorflow_2() -> None:
+    report = explained(
+        "sudo python3.7 -m nuitka --standalone --enable-plugin=tensorflow webcam.py\n"
+        "FATAL: tensorflow: Did not find path magic code.\n"
+    )
+    assert _of(report, "freezer-tf-support-outdated") == ["error"]
+    fix = _fix_of(report, "freezer-tf-support-outdated")
+    assert "TensorFlow 2" in fix and "_running_from_pip_package" in fix
+
+
+# -- A TPU asked to read a local path ----------------------------------------------------------
+
+
+def test_a_tpu_reading_a_local_path_is_sent_to_cloud_storage() -> None:
+    report = explained(
+        "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme "
+        "'[local]' not implemented (file: '/content/data/train-00000.tfrecord')\n"
+    )
+    assert _of(report, "filesystem-env-misconfigured") == ["error"]
+    fix = _fix_of(report, "filesystem-env-misconfigured")
+    assert "gs://" in fix and "TFHUB_CACHE_DIR" not in fix
+
+
+def test_tf_hubs_cache_on_a_tpu_names_its_variable() -> None:
+    report = explained(
+        "tf hub Failed to get matching files on /tmp/tfhub_modules/0123abcd/variables/variables: "
+        "Unimplemented: File system scheme '[local]' not implemented\n"
+    )
+    assert "TFHUB_CACHE_DIR=gs://" in _fix_of(report, "filesystem-env-misconfigured")

@@ -282,7 +282,9 @@ CAUSES: Mapping[str, Cause] = dict(
             "~/.aws/config unless AWS_SDK_LOAD_CONFIG is set), HDFS the JVM and Hadoop "
             "(JAVA_HOME, the JVM's libjvm.so on LD_LIBRARY_PATH, HADOOP_HDFS_HOME, CLASSPATH), "
             "GCS its credentials (GOOGLE_APPLICATION_CREDENTIALS). Unset or wrong, requests go "
-            "to the wrong region or endpoint, unsigned, or libhdfs cannot start a JVM.",
+            "to the wrong region or endpoint, unsigned, or libhdfs cannot start a JVM. A TPU's "
+            "workers read paths themselves, through Cloud Storage only: a local path (TF Hub's "
+            "default cache, unless TFHUB_CACHE_DIR says otherwise) is one they cannot open.",
             "https://github.com/tensorflow/io/blob/v0.37.1/tensorflow_io/core/filesystems/s3/s3_filesystem.cc",
             "https://github.com/tensorflow/tensorflow/blob/v2.5.0/tensorflow/core/platform/s3/s3_file_system.cc",
             "https://github.com/tensorflow/docs/blob/master/site/en/r1/deploy/hadoop.md",
@@ -1292,6 +1294,28 @@ def hdfs_env_fix() -> Fix:
             "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$JAVA_HOME/jre/lib/amd64/server"
             ":$JAVA_HOME/lib/server:$HADOOP_HDFS_HOME/lib/native",
             "export CLASSPATH=$(${HADOOP_HDFS_HOME}/bin/hadoop classpath --glob)",
+        ),
+    )
+
+
+def tpu_local_path_fix(hub_cache: bool) -> Fix:
+    """Paths a TPU's workers read in Cloud Storage: they read every path themselves and have
+    no file system of the client's disk (``[local]``); ``hub_cache``: the path is TF Hub's
+    module cache, which defaults to the client's temporary directory."""
+    hub = (
+        " TF Hub caches its modules under the local temporary directory unless TFHUB_CACHE_DIR "
+        "names another: set it to a gs:// folder before the module is loaded."
+        if hub_cache
+        else ""
+    )
+    return Fix(
+        "A TPU's workers open the program's files themselves, and they have no file system for "
+        "this machine's local disk (the `[local]` scheme): put the data, checkpoints, saved "
+        "models and modules the TPU reads in a Cloud Storage bucket its service account can "
+        f"read, and pass their gs:// paths.{hub}",
+        (
+            "gsutil -m cp -r LOCAL_DIR gs://BUCKET/DIR",
+            *(("export TFHUB_CACHE_DIR=gs://BUCKET/tfhub_modules",) if hub_cache else ()),
         ),
     )
 

@@ -628,12 +628,44 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
     return Fix(text, commands)
 
 
+#: Freezers that copy a package by their recipes or hooks, and the option that copies one
+#: whole: their name, where the copy goes, that option, and the build command. py2app's
+#: tensorflow recipe (0.24) copies the package whole
+#: (https://github.com/ronaldoussoren/py2app/blob/master/docs/changelog.rst); cx_Freeze's
+#: build_exe `packages` option (https://cx-freeze.readthedocs.io/en/stable/setup_script.html).
+_COPYING_FREEZERS = {
+    "py2app": (
+        "py2app",
+        "the app bundle",
+        "the setup's py2app `packages` option",
+        "python setup.py py2app",
+    ),
+    "cx_freeze": (
+        "cx_Freeze",
+        "the frozen program (its library.zip and lib folder)",
+        "build_exe's `packages` option",
+        "python setup.py build",
+    ),
+}
+
+
 def freezer_fix(m: Machine, tool: str) -> Fix:
-    """A release of the freezing tool (``tool``: nuitka or pyinstaller) whose configuration
-    for TensorFlow fits the installed release, then the program built again."""
+    """A release of the freezing tool (``tool``: nuitka, pyinstaller, py2app or cx_freeze)
+    whose configuration for TensorFlow fits the installed release, then the program built
+    again."""
+    copying = _COPYING_FREEZERS.get(tool)
+    if copying is not None:
+        name, bundle, option, build = copying
+        return Fix(
+            f"{name} copied only part of TensorFlow into {bundle}: a {name} whose recipes or "
+            f"hooks predate this TensorFlow leaves modules or libraries out. Upgrade {name}, "
+            f"or name tensorflow in {option} so it is copied whole; then build again.",
+            (*m.pip(f"install --upgrade {name}"), build),
+        )
     if tool == "nuitka":
         return Fix(
-            "Nuitka's own configuration for the module it names stopped the build: upgrade "
+            "Nuitka's handling of TensorFlow (its plugins' and anti-bloat configuration for the "
+            "package, the code it compiles from it) does not fit the installed release: upgrade "
             "Nuitka to its newest release, then compile again; the installed TensorFlow stays. "
             "Where the newest release still stops, its develop branch may hold the fix (pip "
             "install https://github.com/Nuitka/Nuitka/archive/develop.zip).",
@@ -647,6 +679,26 @@ def freezer_fix(m: Machine, tool: str) -> Fix:
             *m.pip("install --upgrade pyinstaller pyinstaller-hooks-contrib"),
             "pyinstaller --clean --noconfirm YOUR.spec",
         ),
+    )
+
+
+def nuitka_path_magic_fix(m: Machine) -> Fix:
+    """Nuitka's tensorflow plugin found no ``_running_from_pip_package`` in TensorFlow's
+    ``__init__`` to patch (nuitka/plugins/standard/TensorflowPlugin.py, onModuleSourceCode):
+    a TensorFlow 1.x has none, so the plugin fits TensorFlow 2."""
+    tf1 = m.tf is not None and version_key(m.tf.version)[:1] == (1,)
+    return Fix(
+        "Nuitka's tensorflow plugin patches a function of TensorFlow 2's own __init__ "
+        "(_running_from_pip_package) and stops where the installed TensorFlow has none: "
+        + (
+            "the installed TensorFlow is a 1.x. Move the program to TensorFlow 2, then "
+            "compile again."
+            if tf1
+            else "with a TensorFlow 1.x, which has none, move the program to TensorFlow 2; "
+            "with a TensorFlow 2, upgrade Nuitka to a release whose plugin fits "
+            "it. Then compile again."
+        ),
+        (*m.pip("show tensorflow nuitka"), *m.pip("install --upgrade nuitka")),
     )
 
 

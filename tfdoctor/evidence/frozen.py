@@ -1,4 +1,4 @@
-"""A program frozen by PyInstaller, as a log shows it.
+"""A program frozen by PyInstaller (or by another freezer), as a log shows it.
 
 A frozen program imports from the bundle PyInstaller built, not from an installed
 site-packages: a module missing there is the freezer's (its hooks did not collect it), not an
@@ -17,6 +17,7 @@ incomplete install. The log shows the bundle three ways, each enough alone:
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 #: Any of the three: the loader's package in a path, a one-file bundle's directory, the
 #: bootloader's line. One pattern for a whole log and for one frame's path.
@@ -32,3 +33,30 @@ _WORDS = ("PyInstaller", "_MEI", "Failed to execute script")
 def frozen_shown(text: str) -> bool:
     """Whether ``text`` (a log, or one frame's path) shows a program frozen by PyInstaller."""
     return any(word in text for word in _WORDS) and FROZEN.search(text) is not None
+
+
+#: The bundles of the other freezers, as their programs' frames show them: Nuitka's standalone
+#: ``NAME.dist`` folder (``NAME~1.DIS`` in Windows' short names) and its own log lines
+#: (``Nuitka:INFO:``, ``Nuitka-Plugins:``; its plugins' ``FATAL: tensorflow: ...``;
+#: https://nuitka.net/doc/user-manual.html), py2app's ``NAME.app/Contents/Resources/lib/
+#: pythonX.Y/`` (https://py2app.readthedocs.io/en/latest/tutorial.html), cx_Freeze's
+#: ``lib/library.zip`` (https://cx-freeze.readthedocs.io/en/stable/faq.html). PyInstaller's are
+#: :data:`FROZEN`'s.
+_FREEZERS = (
+    ("pyinstaller", FROZEN),
+    (
+        "nuitka",
+        re.compile(r"[\w~-]\.dist[/\\]|~\d\.DIS[/\\]|^Nuitka(?:-\w+)?:[A-Z]*:?", re.MULTILINE),
+    ),
+    ("py2app", re.compile(r"\.app[/\\]Contents[/\\]Resources[/\\]lib[/\\]python\d")),
+    ("cx_freeze", re.compile(r"[/\\]lib[/\\]library\.zip[/\\]")),
+)
+_FREEZER_WORDS = (*_WORDS, ".dist", ".DIS", "Nuitka", ".app", "library.zip")
+
+
+def freezer_of(text: str) -> Optional[str]:
+    """The freezer whose bundle ``text`` (a log, or one frame's path) shows: ``pyinstaller``,
+    ``nuitka``, ``py2app`` or ``cx_freeze``; None where it shows none."""
+    if not any(word in text for word in _FREEZER_WORDS):
+        return None
+    return next((name for name, pattern in _FREEZERS if pattern.search(text)), None)

@@ -149,6 +149,7 @@ from tfdoctor.explain.software import (
     _union_newer_than_python,
     _unrecognised_distribution,
     _unrecognised_distribution_candidate,
+    frozen_program_finding,
     import_crash_candidate,
 )
 from tfdoctor.explain.tensorboard import tensorboard_findings
@@ -1032,6 +1033,7 @@ def explain(
         # After the hints' reading, which names the range the resolver suggests.
         *resolver_python_findings(evidence.python_refusals, machine),
         _model_garden_official(evidence),
+        frozen_program_finding(evidence, machine),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _cudnn_major_candidate(findings, machine, revealed),
         _slow_start_on_gpu(evidence, revealed, machine, findings.values()),

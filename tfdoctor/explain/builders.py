@@ -243,7 +243,9 @@ BUILDERS: dict[str, Builder] = {
     causes.software.PINNED_RELEASE_NOT_PUBLISHED: _unpublished_pin,
     causes.software.FREEZER_TF_SUPPORT_OUTDATED: lambda m, r, hits: (
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
-        causes.software.freezer_fix(
+        causes.software.nuitka_path_magic_fix(m)
+        if any(h.signature.id == "nuitka-tf-plugin-path-magic" for h in hits)
+        else causes.software.freezer_fix(
             m,
             "nuitka" if any(NUITKA_WORDS in h.signature.tags for h in hits) else "pyinstaller",
         ),

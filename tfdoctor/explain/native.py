@@ -37,6 +37,9 @@ def _filesystem_env(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
         return cause, causes.runtime.s3_credentials_fix(r.s3_plain_http)
     if "gcs-anonymous-refused" in ids:
         return cause, causes.runtime.gcs_credentials_fix()
+    if "tpu-local-filesystem" in ids:
+        cited = " ".join(line for h in hits for _, line in h.citations)
+        return cause, causes.runtime.tpu_local_path_fix("tfhub_modules" in cited)
     return cause, causes.runtime.s3_object_missing_fix()
 
 

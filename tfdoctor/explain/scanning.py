@@ -53,7 +53,7 @@ from tfdoctor.evidence.devices import (
     variable_set,
     visible_devices_set,
 )
-from tfdoctor.evidence.frozen import frozen_shown
+from tfdoctor.evidence.frozen import freezer_of, frozen_shown
 from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.macos import prompt_system
@@ -302,6 +302,9 @@ class Evidence:
     conda_info: Optional[tuple[str, CondaInfo]] = None
     #: The log shows a program frozen by PyInstaller (:mod:`tfdoctor.evidence.frozen`).
     frozen: bool = False
+    #: The freezer whose bundle the log shows (:func:`tfdoctor.evidence.frozen.freezer_of`:
+    #: pyinstaller, nuitka, py2app, cx_freeze), None where it shows none.
+    freezer: Optional[str] = None
     #: The first line a server, task queue or thread printed as it served or failed
     #: (:mod:`tfdoctor.evidence.servers`), "" where none.
     server_line: str = ""
@@ -651,6 +654,7 @@ def _read_program(
     task queue or a thread of its own; whether it did its work (and the packages the notices
     before it named, beside ``shown`` by earlier blocks), whether it crashed."""
     evidence.frozen = evidence.frozen or frozen_shown(text)
+    evidence.freezer = evidence.freezer or freezer_of(text)
     evidence.server_line = evidence.server_line or server_line(text)
     evidence.crashed = evidence.crashed or crash_shown(text)
     if evidence.went_on is None:

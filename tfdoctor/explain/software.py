@@ -8,6 +8,7 @@ from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
+from tfdoctor.evidence.frozen import freezer_of
 from tfdoctor.evidence.packages import plugin_dist
 from tfdoctor.evidence.traceback import Traceback, file_owner, installed_package, origin_of
 from tfdoctor.explain.common import (
@@ -1310,4 +1311,80 @@ def _tensorboard_duplicate(
     return (
         causes.software.TENSORBOARD_DUPLICATE_INSTALL,
         causes.software.tensorboard_duplicate_fix(m, site, leftover),
+    )
+
+
+#: A frame's path inside a package of TensorFlow's family, as a bundle keeps its folders.
+_FAMILY_PATH = re.compile(
+    r"[/\\](?:tensorflow(?:_core)?|keras|tf_keras|tensorboard|tensorflow_[a-z_]+)[/\\]"
+)
+#: What a bundle that left out or mangled TensorFlow's files raises while its code runs: a
+#: module or name not there, a library not found, bytecode the freezer compiled wrongly.
+_BUNDLE_ERRORS = frozenset(
+    {
+        "ImportError",
+        "ModuleNotFoundError",
+        "AttributeError",
+        "NameError",
+        "SystemError",
+        "FileNotFoundError",
+        "OSError",
+    }
+)
+#: A frame line of Python's traceback, where a paste kept frames and cut the exception.
+_FRAME_PATH = re.compile(r'^\s*File "(?P<path>[^"\n]{1,500})", line \d+', re.MULTILINE)
+#: The freezers' names as their users know them.
+_FREEZER_NAMES = {
+    "pyinstaller": "PyInstaller",
+    "nuitka": "Nuitka",
+    "py2app": "py2app",
+    "cx_freeze": "cx_Freeze",
+}
+
+
+def _in_bundle(path: str) -> bool:
+    """A frame's path inside a frozen program's bundle and a package of TensorFlow's family."""
+    return freezer_of(path) is not None and _FAMILY_PATH.search(path) is not None
+
+
+def frozen_program_finding(evidence: Evidence, m: Machine) -> Optional[Finding]:
+    """A frozen program (the log shows its freezer's bundle) failing inside TensorFlow's
+    family's code as the bundle holds it: a module, name or library missing there, or its
+    bytecode refused: the freezer's support of this TensorFlow, whose release (or an option
+    that copies the package whole) is the fix. A paste that cut the exception and kept such
+    frames is a warning: the frames show where, not what failed."""
+    tool = evidence.freezer
+    if tool is None:
+        return None
+    name = _FREEZER_NAMES[tool]
+    cause = causes.software.FREEZER_TF_SUPPORT_OUTDATED
+    for tb in reversed(evidence.tracebacks):
+        if tb.type not in _BUNDLE_ERRORS:
+            continue
+        inside = next((f for f in reversed(tb.frames) if _in_bundle(f.path)), None)
+        if inside is None:
+            continue
+        return causes.finding(
+            f"explain.{cause}",
+            Severity.ERROR,
+            cause,
+            f"TensorFlow's code fails inside the program {name} froze",
+            f"{tb.where}: {tb.type}: {tb.message.strip()}\nThe frame that raised it runs from "
+            f"{name}'s bundle ({inside.path}): the bundle holds TensorFlow as {name} collected "
+            "it, not as pip installed it.",
+            causes.software.freezer_fix(m, tool),
+        )
+    if evidence.tracebacks:
+        return None
+    paths = [p for p in _FRAME_PATH.findall(evidence.first_text) if _in_bundle(p)]
+    if not paths:
+        return None
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        f"TensorFlow's import fails inside the program {name} froze (the exception is cut)",
+        f"The frames run TensorFlow's modules from {name}'s bundle ({paths[-1]}); the "
+        "exception itself is not in the log.",
+        causes.software.freezer_fix(m, tool),
     )
