@@ -312,3 +312,12 @@ def test_tf_hubs_cache_on_a_tpu_names_its_variable() -> None:
         "Unimplemented: File system scheme '[local]' not implemented\n"
     )
     assert "TFHUB_CACHE_DIR=gs://" in _fix_of(report, "filesystem-env-misconfigured")
+
+
+def test_a_gpu_library_a_frozen_program_cannot_load_is_not_the_bundles() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\main.dist\\tensorflow\\python\\platform\\self_check.py", line 50, in preload_check\n'
+        "OSError: Could not find 'cudart64_110.dll'. TensorFlow requires that this DLL be installed\n"
+    )
+    assert _of(explained(log), "freezer-tf-support-outdated") == []

@@ -1331,6 +1331,11 @@ _BUNDLE_ERRORS = frozenset(
         "OSError",
     }
 )
+#: The GPU stack's libraries: a frozen program that cannot load one is the machine's CUDA
+#: (its readings), not the bundle.
+_GPU_LIBRARY_WORDS = re.compile(
+    r"(?i)cud(?:a|nn|art)|cublas|cufft|curand|cusolver|cusparse|nccl|nvinfer"
+)
 #: A frame line of Python's traceback, where a paste kept frames and cut the exception.
 _FRAME_PATH = re.compile(r'^\s*File "(?P<path>[^"\n]{1,500})", line \d+', re.MULTILINE)
 #: The freezers' names as their users know them.
@@ -1359,19 +1364,22 @@ def frozen_program_finding(evidence: Evidence, m: Machine) -> Optional[Finding]:
     name = _FREEZER_NAMES[tool]
     cause = causes.software.FREEZER_TF_SUPPORT_OUTDATED
     for tb in reversed(evidence.tracebacks):
-        if tb.type not in _BUNDLE_ERRORS:
+        if tb.type not in _BUNDLE_ERRORS or _GPU_LIBRARY_WORDS.search(tb.message):
             continue
         inside = next((f for f in reversed(tb.frames) if _in_bundle(f.path)), None)
         if inside is None:
             continue
+        # The frame's own bundle names the freezer where the log shows two.
+        tool = freezer_of(inside.path) or tool
+        name = _FREEZER_NAMES[tool]
         return causes.finding(
             f"explain.{cause}",
             Severity.ERROR,
             cause,
             f"TensorFlow's code fails inside the program {name} froze",
-            f"{tb.where}: {tb.type}: {tb.message.strip()}\nThe frame that raised it runs from "
-            f"{name}'s bundle ({inside.path}): the bundle holds TensorFlow as {name} collected "
-            "it, not as pip installed it.",
+            f"{tb.where}: {tb.type}: {tb.message.strip()}\nIts frames run TensorFlow's code from "
+            f"{name}'s bundle (the innermost: {inside.path}): the bundle holds TensorFlow as "
+            f"{name} collected it, not as pip installed it.",
             causes.software.freezer_fix(m, tool),
         )
     if evidence.tracebacks:
