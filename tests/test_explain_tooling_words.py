@@ -321,3 +321,16 @@ def test_a_gpu_library_a_frozen_program_cannot_load_is_not_the_bundles() -> None
         "OSError: Could not find 'cudart64_110.dll'. TensorFlow requires that this DLL be installed\n"
     )
     assert _of(explained(log), "freezer-tf-support-outdated") == []
+
+
+def test_an_old_pips_finished_source_build_is_harmless() -> None:
+    # Such a pip built every pure-Python source archive so: only a build that failed or
+    # hangs says something.
+    report = explained(
+        "Building wheels for collected packages: termcolor, absl-py\n"
+        "  Running setup.py bdist_wheel for termcolor ... done\n"
+        "  Stored in directory: /root/.cache/pip/wheels/7c/06/54\n"
+        "  Running setup.py bdist_wheel for absl-py ... done\n"
+        "Successfully built termcolor absl-py\n"
+    )
+    assert _of(report, "pip-too-old") == []
