@@ -685,18 +685,20 @@ def freezer_fix(m: Machine, tool: str) -> Fix:
 def nuitka_path_magic_fix(m: Machine) -> Fix:
     """Nuitka's tensorflow plugin found no ``_running_from_pip_package`` in TensorFlow's
     ``__init__`` to patch (nuitka/plugins/standard/TensorflowPlugin.py, onModuleSourceCode):
-    a TensorFlow 1.x has none, so the plugin fits TensorFlow 2."""
+    the plugin is written for TensorFlow 2's ``__init__``; a TensorFlow 1.x's can lack it
+    (1.15's ``tensorflow`` is a shim over tensorflow_core)."""
     tf1 = m.tf is not None and version_key(m.tf.version)[:1] == (1,)
     return Fix(
-        "Nuitka's tensorflow plugin patches a function of TensorFlow 2's own __init__ "
-        "(_running_from_pip_package) and stops where the installed TensorFlow has none: "
+        "Nuitka's tensorflow plugin patches a function of the `tensorflow` package's own "
+        "__init__ (_running_from_pip_package), as TensorFlow 2 writes it, and stops where the "
+        "installed TensorFlow's __init__ lacks it, as a TensorFlow 1.x's can (1.15's "
+        "`tensorflow` is a shim over tensorflow_core): "
         + (
             "the installed TensorFlow is a 1.x. Move the program to TensorFlow 2, then "
             "compile again."
             if tf1
-            else "with a TensorFlow 1.x, which has none, move the program to TensorFlow 2; "
-            "with a TensorFlow 2, upgrade Nuitka to a release whose plugin fits "
-            "it. Then compile again."
+            else "with a TensorFlow 1.x, move the program to TensorFlow 2; with a TensorFlow 2, "
+            "upgrade Nuitka to a release whose plugin fits it. Then compile again."
         ),
         (*m.pip("show tensorflow nuitka"), *m.pip("install --upgrade nuitka")),
     )
