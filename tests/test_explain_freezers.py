@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.frozen import frozen_shown
+from tfdoctor.evidence.frozen import freezer_of
 from tfdoctor.findings import Severity
 
 _CAUSE = "freezer-tf-support-outdated"
@@ -140,7 +140,7 @@ _MISSING = "ModuleNotFoundError: No module named 'tensorflow.python.platform'\n"
     ids=["bootloader-line", "mei-path", "loader-frame"],
 )
 def test_each_sign_alone_shows_the_program_frozen(text: str) -> None:
-    assert frozen_shown(text)
+    assert freezer_of(text) == "pyinstaller"
     report = explained(text)
     assert top_error(report).cause == _CAUSE
     assert all(f.cause != "tf-install-incomplete" for f in report.findings)
@@ -156,4 +156,33 @@ def test_each_sign_alone_shows_the_program_frozen(text: str) -> None:
     ids=["prose", "mei-without-digits", "other-script-failure"],
 )
 def test_near_misses_do_not_show_a_frozen_program(text: str) -> None:
-    assert not frozen_shown(text)
+    assert freezer_of(text) is None
+
+
+@pytest.mark.parametrize(
+    ("frame", "tool"),
+    [
+        ('  File "C:\\app\\main.dist\\tensorflow\\__init__.py", line 37, in <module>\n', "Nuitka"),
+        (
+            '  File "/Users/user/dist/app.app/Contents/Resources/lib/python3.9/tensorflow/'
+            '__init__.py", line 37, in <module>\n',
+            "py2app",
+        ),
+    ],
+    ids=["nuitka", "py2app"],
+)
+def test_a_family_module_missing_from_another_freezers_bundle_gets_that_freezers_fix(
+    frame: str, tool: str
+) -> None:
+    # One reading of a frozen program, whichever freezer: the bundle the log shows names the
+    # freezer whose fix it gets, never PyInstaller's for another's bundle.
+    text = (
+        "Traceback (most recent call last):\n"
+        + frame
+        + "ModuleNotFoundError: No module named 'tensorflow.python.platform'\n"
+    )
+    report = explained(text)
+    found = next(f for f in report.findings if f.cause == _CAUSE)
+    assert found.severity is Severity.ERROR
+    assert tool in fix_text(found) and "pyinstaller" not in fix_text(found).lower()
+    assert all(f.cause != "tf-install-incomplete" for f in report.findings)

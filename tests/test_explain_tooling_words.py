@@ -273,13 +273,28 @@ def test_frames_cut_before_the_exception_inside_a_py2app_bundle_are_a_warning() 
     assert "py2app" in _fix_of(report, "freezer-tf-support-outdated")
 
 
-def test_a_failure_outside_the_bundles_tensorflow_is_not_the_freezers() -> None:
-    # The program's own module in the bundle raising its own error: not TensorFlow's code.
-    log = (
-        "Traceback (most recent call last):\n"
-        '  File "C:\\app\\main.dist\\main.py", line 3, in <module>\n'
-        "ValueError: could not convert string to float: 'x'\n"
-    )
+@pytest.mark.parametrize(
+    ("frame", "exception"),
+    [
+        # The program's own module in the bundle raising its own error: not TensorFlow's code.
+        (
+            '  File "C:\\app\\main.dist\\main.py", line 3, in <module>\n',
+            "ValueError: could not convert string to float: 'x'",
+        ),
+        # A GPU library the program cannot load: the machine's CUDA, with its own readings.
+        (
+            '  File "C:\\app\\main.dist\\tensorflow\\python\\platform\\self_check.py", line 50, '
+            "in preload_check\n",
+            "OSError: Could not find 'cudart64_110.dll'. TensorFlow requires that this DLL be "
+            "installed",
+        ),
+    ],
+    ids=["own-code", "gpu-library"],
+)
+def test_a_frozen_program_failing_for_another_reason_is_not_the_freezers(
+    frame: str, exception: str
+) -> None:
+    log = f"Traceback (most recent call last):\n{frame}{exception}\n"
     assert _of(explained(log), "freezer-tf-support-outdated") == []
 
 
@@ -312,15 +327,6 @@ def test_tf_hubs_cache_on_a_tpu_names_its_variable() -> None:
         "Unimplemented: File system scheme '[local]' not implemented\n"
     )
     assert "TFHUB_CACHE_DIR=gs://" in _fix_of(report, "filesystem-env-misconfigured")
-
-
-def test_a_gpu_library_a_frozen_program_cannot_load_is_not_the_bundles() -> None:
-    log = (
-        "Traceback (most recent call last):\n"
-        '  File "C:\\app\\main.dist\\tensorflow\\python\\platform\\self_check.py", line 50, in preload_check\n'
-        "OSError: Could not find 'cudart64_110.dll'. TensorFlow requires that this DLL be installed\n"
-    )
-    assert _of(explained(log), "freezer-tf-support-outdated") == []
 
 
 def test_an_old_pips_finished_source_build_is_harmless() -> None:

@@ -240,27 +240,27 @@ GROUPS = frozenset(
 #: does not show TensorFlow's own native runtime failing to load (its "Failed to load the
 #: native TensorFlow runtime", a frame of its _pywrap_tensorflow module), where the same
 #: Windows words are that failure's and not another package's extension;
-#: ``frozen-family-module``, a program the log shows frozen by PyInstaller
-#: (:mod:`tfdoctor.evidence.frozen`) and a missing module (the pattern's ``module`` group) inside
-#: a package of TensorFlow's family (the module table's ``family``): the freezer's hooks left it
-#: out; ``server-possible``, a server, task queue or thread the log shows running the code
+#: ``frozen-family-module``, a program the log shows frozen (by PyInstaller, Nuitka, py2app or
+#: cx_Freeze: :mod:`tfdoctor.evidence.frozen`) and a missing module (the pattern's ``module`` group)
+#: inside a package of TensorFlow's family (the module table's ``family``): the freezer's hooks left
+#: it out; ``server-possible``, a server, task queue or thread the log shows running the code
 #: (:mod:`tfdoctor.evidence.servers`, or a server's forked workers), or nothing of the program
 #: around the line at all (no frames, no notebook); ``server-not-shown``, no such server: where
 #: TensorFlow 1's per-thread graph is a server's threads only in the first; ``tfjs-shown``,
-#: TensorFlow.js named in the log (its ``tfjs-shown`` evidence), where Node's words for any
-#: native addon are its addon's; ``tfjs-possible``, TensorFlow.js named in the log, or no Python
-#: traceback and no other cause's line, where words other programs share are TensorFlow.js'
-#: only in its context; ``not-imported-elsewhere``, no traceback whose failing
-#: statement (``from math import abs``) imports the name from a module outside TensorFlow's
-#: package, where Python 3.6 and older print the bare name alone; ``wsl-shown``, WSL named in the
-#: log (its paths or kernel, /usr/lib/wsl/, -microsoft-standard, /dev/dxg, or the issue form's
-#: answer), where CUDA's CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause
-#: tfdoctor can name elsewhere; ``windows-tf-install``, a traceback frame in an installed
-#: TensorFlow under a Windows drive's path (``C:\\...\\site-packages\\tensorflow\\``), where
-#: TensorFlow 1's SWIG loader words Windows' refusal of its module as the module missing,
-#: and no line in Windows' own words (the refusal shown: its line reads the reason);
-#: ``outside-traceback``, a line that is no traceback's exception line (words quoted in prose),
-#: where a traceback's reading answers its own, its frames showing whose code raised it.
+#: TensorFlow.js named in the log (its ``tfjs-shown`` evidence), where Node's words for any native
+#: addon are its addon's; ``tfjs-possible``, TensorFlow.js named in the log, or no Python traceback
+#: and no other cause's line, where words other programs share are TensorFlow.js' only in its
+#: context; ``not-imported-elsewhere``, no traceback whose failing statement (``from math import
+#: abs``) imports the name from a module outside TensorFlow's package, where Python 3.6 and older
+#: print the bare name alone; ``wsl-shown``, WSL named in the log (its paths or kernel,
+#: /usr/lib/wsl/, -microsoft-standard, /dev/dxg, or the issue form's answer), where CUDA's
+#: CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause tfdoctor can name elsewhere;
+#: ``windows-tf-install``, a traceback frame in an installed TensorFlow under a Windows drive's path
+#: (``C:\\...\\site-packages\\tensorflow\\``), where TensorFlow 1's SWIG loader words Windows'
+#: refusal of its module as the module missing, and no line in Windows' own words (the refusal
+#: shown: its line reads the reason); ``outside-traceback``, a line that is no traceback's exception
+#: line (words quoted in prose), where a traceback's reading answers its own, its frames showing
+#: whose code raised it.
 NEEDS = frozenset(
     {
         "outside-traceback",

@@ -564,6 +564,14 @@ def gpu_node_fix(tool: str) -> Fix:
     )
 
 
+#: The CUDA an image is built for and the driver floor it asks of the host (its environment,
+#: as NVIDIA's images set CUDA_VERSION and NVIDIA_REQUIRE_CUDA).
+_IMAGE_CUDA = (
+    "docker image inspect IMAGE --format '{{range .Config.Env}}{{println .}}{{end}}' "
+    "| grep -E 'CUDA_VERSION|NVIDIA_REQUIRE_CUDA'"
+)
+
+
 def ngc_driver_fix(required: Optional[str], detected: Optional[str]) -> Fix:
     """An NGC image whose start-up check refused the host's driver (``required``: the driver
     release the image names; ``detected``: the host's, where the log shows it). A container
@@ -579,8 +587,7 @@ def ngc_driver_fix(required: Optional[str], detected: Optional[str]) -> Fix:
         "meets (NVIDIA's framework support matrix lists each release's driver).",
         (
             "nvidia-smi  # on the host: the driver's version",
-            "docker image inspect IMAGE --format '{{range .Config.Env}}{{println .}}{{end}}' "
-            "| grep -E 'CUDA_VERSION|NVIDIA_REQUIRE_CUDA'",
+            _IMAGE_CUDA,
         ),
     )
 
@@ -607,7 +614,6 @@ def image_cuda_driver_fix(m: Machine, cuda: Optional[str]) -> Fix:
         "CUDA).",
         (
             "nvidia-smi  # on the host: the driver's version",
-            "docker image inspect IMAGE --format '{{range .Config.Env}}{{println .}}{{end}}' "
-            "| grep NVIDIA_REQUIRE_CUDA",
+            _IMAGE_CUDA,
         ),
     )

@@ -1289,7 +1289,7 @@ def _newest_and_cuda(m: Machine) -> Optional[TFLine]:
 
 #: The names of CUDA's own libraries (and TensorRT's), as the loader or a fix names them:
 #: none is ever a ROCm build's.
-_CUDA_LIBRARY = re.compile(
+CUDA_LIBRARY = re.compile(
     r"(?i)cuda|cudnn|cublas|cufft|curand|cusolver|cusparse|nvrtc|nvinfer|nvjitlink|nccl"
 )
 
@@ -1302,7 +1302,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     newer release); the release's install method from the matrix (``and-cuda``, the cuDNN
     wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
     """
-    if m.rocm_build and not any(_CUDA_LIBRARY.search(name) for name in missing):
+    if m.rocm_build and not any(CUDA_LIBRARY.search(name) for name in missing):
         # tensorflow-rocm prints the same words on ROCm: its libraries are ROCm's. A CUDA
         # library named is a CUDA build at work whatever the installed name says.
         return ROCM_LIBS_OFF_PATH, rocm_libraries_fix(m, missing)

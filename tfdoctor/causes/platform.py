@@ -5331,15 +5331,17 @@ def missing_wheel_fix(
 
 
 def syntax_python_fix(
-    m: Machine, python: str, release: str, syntax: str, package: Optional[str]
+    m: Machine, python: Optional[str], release: str, syntax: str, package: Optional[str]
 ) -> Fix:
-    """Code using ``syntax``, which Python ``release`` added, compiled by Python ``python``:
+    """Code using ``syntax``, which Python ``release`` added, compiled by Python ``python``
+    (None where the log does not show it, only that it is older than ``release``):
     an environment of a Python at least ``release`` (the oldest such one the TensorFlow line
     the log shows publishes wheels for, where the matrix knows it, so TensorFlow installs
     there too), or a release of ``package`` (where a package's file holds it) that still
     supports this Python."""
+    this = f"Python {python}" if python else f"a Python before {release}"
     older = (
-        f"or install a release of {package} that still supports Python {python} (its "
+        f"or install a release of {package} that still supports {this} (its "
         f"changelog or PyPI page says which; `pip index versions {package}` lists them)"
         if package
         else "or change the line to syntax this Python has"
@@ -5363,7 +5365,7 @@ def syntax_python_fix(
             "release publishes wheels for: `tfdoctor matrix` lists them) and install there"
         )
     return Fix(
-        f"The code uses {syntax}, which Python {release} added, and this is Python {python}: "
+        f"The code uses {syntax}, which Python {release} added, and this is {this}: "
         f"{where}, {older}.",
         ("python --version", f"python{target} -m venv .venv"),
     )

@@ -628,20 +628,22 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
     return Fix(text, commands)
 
 
+#: The freezers :func:`tfdoctor.evidence.frozen.freezer_of` tells apart, by the names their
+#: users know them by (and pip installs them by).
+FREEZER_NAMES: Final = {
+    "pyinstaller": "PyInstaller",
+    "nuitka": "Nuitka",
+    "py2app": "py2app",
+    "cx_freeze": "cx_Freeze",
+}
 #: Freezers that copy a package by their recipes or hooks, and the option that copies one
-#: whole: their name, where the copy goes, that option, and the build command. py2app's
-#: tensorflow recipe (0.24) copies the package whole
+#: whole: where the copy goes, that option, and the build command. py2app's tensorflow recipe
+#: (0.24) copies the package whole
 #: (https://github.com/ronaldoussoren/py2app/blob/master/docs/changelog.rst); cx_Freeze's
 #: build_exe `packages` option (https://cx-freeze.readthedocs.io/en/stable/setup_script.html).
 _COPYING_FREEZERS = {
-    "py2app": (
-        "py2app",
-        "the app bundle",
-        "the setup's py2app `packages` option",
-        "python setup.py py2app",
-    ),
+    "py2app": ("the app bundle", "the setup's py2app `packages` option", "python setup.py py2app"),
     "cx_freeze": (
-        "cx_Freeze",
         "the frozen program (its library.zip and lib folder)",
         "build_exe's `packages` option",
         "python setup.py build",
@@ -655,7 +657,8 @@ def freezer_fix(m: Machine, tool: str) -> Fix:
     again."""
     copying = _COPYING_FREEZERS.get(tool)
     if copying is not None:
-        name, bundle, option, build = copying
+        name = FREEZER_NAMES[tool]
+        bundle, option, build = copying
         return Fix(
             f"{name} copied only part of TensorFlow into {bundle}: a {name} whose recipes or "
             f"hooks predate this TensorFlow leaves modules or libraries out. Upgrade {name}, "

@@ -1,8 +1,8 @@
-"""A program frozen by PyInstaller (or by another freezer), as a log shows it.
+"""A frozen program, as a log shows it, and the freezer that built it.
 
-A frozen program imports from the bundle PyInstaller built, not from an installed
+A frozen program imports from the bundle its freezer built, not from an installed
 site-packages: a module missing there is the freezer's (its hooks did not collect it), not an
-incomplete install. The log shows the bundle three ways, each enough alone:
+incomplete install. PyInstaller's bundle shows three ways, each enough alone:
 
 - its loader's frames, ``PyInstaller/loader/pyimod02_importers.py`` (pyimod01_ to pyimod04_,
   named by release; https://github.com/pyinstaller/pyinstaller/tree/v6.3.0/PyInstaller/loader);
@@ -25,16 +25,6 @@ FROZEN = re.compile(
     r"PyInstaller[/\\]loader[/\\]|[/\\]_MEI\d+[/\\]|\[\d+\] Failed to execute script\b"
 )
 
-#: Literals one of which every match holds: the cheap test before the pattern runs (a pattern
-#: with no literal prefix costs a pass over the text).
-_WORDS = ("PyInstaller", "_MEI", "Failed to execute script")
-
-
-def frozen_shown(text: str) -> bool:
-    """Whether ``text`` (a log, or one frame's path) shows a program frozen by PyInstaller."""
-    return any(word in text for word in _WORDS) and FROZEN.search(text) is not None
-
-
 #: The bundles of the other freezers, as their programs' frames show them: Nuitka's standalone
 #: ``NAME.dist`` folder (``NAME~1.DIS`` in Windows' short names) and its own log lines
 #: (``Nuitka:INFO:``, ``Nuitka-Plugins:``; its plugins' ``FATAL: tensorflow: ...``;
@@ -51,7 +41,18 @@ _FREEZERS = (
     ("py2app", re.compile(r"\.app[/\\]Contents[/\\]Resources[/\\]lib[/\\]python\d")),
     ("cx_freeze", re.compile(r"[/\\]lib[/\\]library\.zip[/\\]")),
 )
-_FREEZER_WORDS = (*_WORDS, ".dist", ".DIS", "Nuitka", ".app", "library.zip")
+#: Literals one of which every match holds: the cheap test before the patterns run (a
+#: pattern with no literal prefix costs a pass over the text).
+_FREEZER_WORDS = (
+    "PyInstaller",
+    "_MEI",
+    "Failed to execute script",
+    ".dist",
+    ".DIS",
+    "Nuitka",
+    ".app",
+    "library.zip",
+)
 
 
 def freezer_of(text: str) -> Optional[str]:

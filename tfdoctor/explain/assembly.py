@@ -141,12 +141,11 @@ from tfdoctor.explain.revealed import (
 from tfdoctor.explain.scanning import _SEVERITY, Evidence, Hits, scan
 from tfdoctor.explain.software import (
     _dict_wrapper_cut,
-    _generic_newer_than_python,
     _keras3_in_words,
     _model_garden_official,
     _syntax_newer_than_python,
     _syntax_older_than_python,
-    _union_newer_than_python,
+    _typing_newer_than_python,
     _unrecognised_distribution,
     _unrecognised_distribution_candidate,
     frozen_program_finding,
@@ -1023,8 +1022,7 @@ def explain(
         _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),
         _syntax_older_than_python(evidence, machine),
-        _generic_newer_than_python(evidence, revealed, machine),
-        _union_newer_than_python(evidence, machine),
+        _typing_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
         _conda_system_unsatisfied(evidence, machine),
         _pip_path_too_long(evidence),

@@ -247,7 +247,11 @@ BUILDERS: dict[str, Builder] = {
         if any(h.signature.id == "nuitka-tf-plugin-path-magic" for h in hits)
         else causes.software.freezer_fix(
             m,
-            "nuitka" if any(NUITKA_WORDS in h.signature.tags for h in hits) else "pyinstaller",
+            # Nuitka's own words name it; else the bundle the log shows, PyInstaller's the
+            # most common.
+            "nuitka"
+            if any(NUITKA_WORDS in h.signature.tags for h in hits)
+            else r.freezer or "pyinstaller",
         ),
     ),
     causes.runtime.TENSOR_FROM_OTHER_GRAPH: lambda m, r, hits: (

@@ -60,7 +60,7 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     source-tree notice to every import error: the notice is the cause only where the error it
     wraps is its own); ``tf-runtime-not-failed`` no sign of TensorFlow's own native runtime
     failing (Windows words the same for its _pywrap module as for another extension);
-    ``frozen-family-module`` a program frozen by PyInstaller and, of the lines, those whose
+    ``frozen-family-module`` a frozen program (any freezer's) and, of the lines, those whose
     missing module is inside a package of TensorFlow's family; ``server-possible`` a server,
     task queue or thread running the code, or nothing of the program shown around the line;
     ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``

@@ -169,6 +169,8 @@ class Revealed(Record):
     #: TensorFlow Serving's own words in the log (:data:`_SERVING_WORDS`): its model server
     #: builds TensorFlow as the Bazel repository org_tensorflow, as jaxlib once did.
     serving: bool = False
+    #: The freezer whose bundle the log shows (:attr:`Evidence.freezer`), None where none.
+    freezer: Optional[str] = None
     #: XLA's words on the ptxas it runs that name its version, the first of each problem:
     #: the problem, the version, and the other release the line names
     #: (:class:`tflog.PtxasProblem`). One log can hold two (TensorFlow 2.19's clamping note
@@ -865,6 +867,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         toolkit_major=_toolkit_major(evidence, text),
         frameworks=read_frameworks(f"{evidence.first_text}\n{text}"),
         serving=_SERVING_WORDS.search(f"{evidence.first_text}\n{text}") is not None,
+        freezer=evidence.freezer,
         memory_reading=_gpu_memory_reading(
             # The log's head holds the GPU's description, which no signature cites.
             f"{evidence.first_text}\n{text}",

@@ -53,7 +53,7 @@ from tfdoctor.evidence.devices import (
     variable_set,
     visible_devices_set,
 )
-from tfdoctor.evidence.frozen import freezer_of, frozen_shown
+from tfdoctor.evidence.frozen import freezer_of
 from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.macos import prompt_system
@@ -300,8 +300,6 @@ class Evidence:
     env_file: Optional[str] = None
     #: The first ``conda info`` block listing virtual packages, with where.
     conda_info: Optional[tuple[str, CondaInfo]] = None
-    #: The log shows a program frozen by PyInstaller (:mod:`tfdoctor.evidence.frozen`).
-    frozen: bool = False
     #: The freezer whose bundle the log shows (:func:`tfdoctor.evidence.frozen.freezer_of`:
     #: pyinstaller, nuitka, py2app, cx_freeze), None where it shows none.
     freezer: Optional[str] = None
@@ -329,6 +327,11 @@ class Evidence:
     #: The environment the first ``conda list`` that shows a package conda installed names
     #: (:func:`tfdoctor.evidence.conda.listed_prefix`).
     conda_list_prefix: Optional[str] = None
+
+    @property
+    def frozen(self) -> bool:
+        """The log shows a frozen program, whichever freezer built it (:attr:`freezer`)."""
+        return self.freezer is not None
 
     def gpu_reached(self, cuda: bool = False) -> Optional[tuple[str, str]]:
         """Where and in which line the log shows TensorFlow itself with a GPU device
@@ -653,7 +656,6 @@ def _read_program(
     """How the program ran, where ``text`` shows it: frozen by PyInstaller, under a server, a
     task queue or a thread of its own; whether it did its work (and the packages the notices
     before it named, beside ``shown`` by earlier blocks), whether it crashed."""
-    evidence.frozen = evidence.frozen or frozen_shown(text)
     evidence.freezer = evidence.freezer or freezer_of(text)
     evidence.server_line = evidence.server_line or server_line(text)
     evidence.crashed = evidence.crashed or crash_shown(text)

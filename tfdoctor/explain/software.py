@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Callable, Optional
@@ -10,7 +11,13 @@ from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.frozen import freezer_of
 from tfdoctor.evidence.packages import plugin_dist
-from tfdoctor.evidence.traceback import Traceback, file_owner, installed_package, origin_of
+from tfdoctor.evidence.traceback import (
+    Traceback,
+    file_owner,
+    installed_package,
+    loose_frames,
+    origin_of,
+)
 from tfdoctor.explain.common import (
     Builder,
     _cite_head,
@@ -1035,61 +1042,48 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
     )
 
 
-def _generic_newer_than_python(
+#: The typing a Python release gave, each read by its reader (explain.syntax): the reader, the
+#: release, the typing in words with its PEP's page, and why only an older Python refuses it.
+_TYPING_READINGS = (
+    (
+        builtin_generic_before_release,
+        BUILTIN_GENERICS_RELEASE,
+        ("a built-in collection as a generic type (list[int], PEP 585)", "pep-0585"),
+        "The line subscripts a built-in collection, which Python "
+        f"{BUILTIN_GENERICS_RELEASE} allowed first: only an older Python refuses it so.",
+    ),
+    (
+        union_before_release,
+        UNION_RELEASE,
+        ("a union of types written X | Y (PEP 604)", "pep-0604"),
+        f"The line writes a union of types with |, which Python {UNION_RELEASE} allowed first: "
+        "only an older Python refuses it so.",
+    ),
+)
+
+
+def _typing_newer_than_python(
     evidence: Evidence, revealed: Revealed, machine: Machine
 ) -> Optional[Finding]:
-    """CPython's TypeError at a line subscripting a built-in collection (``list[int]``): only
-    a Python before 3.9 raises it (explain.syntax), so the code, or the package's release, is
-    written for 3.9 or newer (PEP 585); a Python the log shows decides where it is newer."""
+    """CPython's TypeError at a line using typing a later Python gave (``list[int]``, PEP 585;
+    ``X | Y``, PEP 604): only an older Python raises it there, so the code, or the package's
+    release, is written for that Python or newer; a Python the log shows only rules it out."""
     python = revealed.python
     for tb in evidence.tracebacks:
         if tb.type != "TypeError" or not tb.frames:
             continue
         last = tb.frames[-1]
-        package = builtin_generic_before_release(tb.message, last.code, last.path, python)
-        if package is not None:
-            return _typing_newer_finding(
-                tb,
-                package,
-                python or f"before {BUILTIN_GENERICS_RELEASE}",
-                BUILTIN_GENERICS_RELEASE,
-                ("a built-in collection as a generic type (list[int], PEP 585)", "pep-0585"),
-                "The line subscripts a built-in collection, which Python "
-                f"{BUILTIN_GENERICS_RELEASE} allowed first: only an older Python refuses it so.",
-                machine,
-            )
-    return None
-
-
-def _union_newer_than_python(evidence: Evidence, machine: Machine) -> Optional[Finding]:
-    """CPython's TypeError at a line annotating with ``X | Y`` (PEP 604): only a Python before
-    3.10 raises it, so the code, or the package's release, is written for 3.10 or newer."""
-    python = machine.python_version
-    if python and version_key(python)[:2] >= version_key(UNION_RELEASE)[:2]:
-        return None  # the log's Python has it: another cause
-    for tb in evidence.tracebacks:
-        if tb.type != "TypeError" or not tb.frames:
-            continue
-        last = tb.frames[-1]
-        package = union_before_release(tb.message, last.code, last.path)
-        if package is not None:
-            return _typing_newer_finding(
-                tb,
-                package,
-                python or f"before {UNION_RELEASE}",
-                UNION_RELEASE,
-                ("a union of types written X | Y (PEP 604)", "pep-0604"),
-                f"The line writes a union of types with |, which Python {UNION_RELEASE} allowed "
-                "first: only an older Python refuses it so.",
-                machine,
-            )
+        for reader, release, syntax, why in _TYPING_READINGS:
+            package = reader(tb.message, last.code, last.path, python)
+            if package is not None:
+                return _typing_newer_finding(tb, package, python, release, syntax, why, machine)
     return None
 
 
 def _typing_newer_finding(
     tb: Traceback,
     package: str,
-    python: str,
+    python: Optional[str],
     release: str,
     syntax: tuple[str, str],
     why: str,
@@ -1097,7 +1091,8 @@ def _typing_newer_finding(
 ) -> Finding:
     """The code (``package``'s, where its file is in site-packages; empty for the project's)
     uses typing a Python ``release`` gave (``syntax``: in words, and its PEP's page), refused
-    at ``tb``'s innermost frame by Python ``python`` (its version, or how it is known)."""
+    at ``tb``'s innermost frame by Python ``python`` (None where the log does not show it:
+    the refusal alone proves it older than ``release``)."""
     last = tb.frames[-1]
     owner = f"{package}'s code" if package else "The code"
     words, pep = syntax
@@ -1105,7 +1100,8 @@ def _typing_newer_finding(
         f"explain.{causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE}",
         Severity.ERROR,
         causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
-        f"{owner} needs Python {release} or newer; this is Python {python}",
+        f"{owner} needs Python {release} or newer; this is "
+        + (f"Python {python}" if python else f"a Python before {release}"),
         f'{tb.where}: TypeError: {tb.message}\nFile "{last.path}" ... {last.code.strip()}\n{why}',
         causes.platform.syntax_python_fix(machine, python, release, words, package or None),
         (f"https://peps.python.org/{pep}/",),
@@ -1314,10 +1310,14 @@ def _tensorboard_duplicate(
     )
 
 
-#: A frame's path inside a package of TensorFlow's family, as a bundle keeps its folders.
-_FAMILY_PATH = re.compile(
-    r"[/\\](?:tensorflow(?:_core)?|keras|tf_keras|tensorboard|tensorflow_[a-z_]+)[/\\]"
-)
+@functools.cache
+def _family_path() -> re.Pattern[str]:
+    """A frame's path inside a package of TensorFlow's family (the module table's ``family``),
+    as a bundle keeps its folders."""
+    names = "|".join(sorted(map(re.escape, modules().family), key=len, reverse=True))
+    return re.compile(rf"[/\\](?:{names})[/\\]")
+
+
 #: What a bundle that left out or mangled TensorFlow's files raises while its code runs: a
 #: module or name not there, a library not found, bytecode the freezer compiled wrongly.
 _BUNDLE_ERRORS = frozenset(
@@ -1331,25 +1331,11 @@ _BUNDLE_ERRORS = frozenset(
         "OSError",
     }
 )
-#: The GPU stack's libraries: a frozen program that cannot load one is the machine's CUDA
-#: (its readings), not the bundle.
-_GPU_LIBRARY_WORDS = re.compile(
-    r"(?i)cud(?:a|nn|art)|cublas|cufft|curand|cusolver|cusparse|nccl|nvinfer"
-)
-#: A frame line of Python's traceback, where a paste kept frames and cut the exception.
-_FRAME_PATH = re.compile(r'^\s*File "(?P<path>[^"\n]{1,500})", line \d+', re.MULTILINE)
-#: The freezers' names as their users know them.
-_FREEZER_NAMES = {
-    "pyinstaller": "PyInstaller",
-    "nuitka": "Nuitka",
-    "py2app": "py2app",
-    "cx_freeze": "cx_Freeze",
-}
 
 
 def _in_bundle(path: str) -> bool:
     """A frame's path inside a frozen program's bundle and a package of TensorFlow's family."""
-    return freezer_of(path) is not None and _FAMILY_PATH.search(path) is not None
+    return freezer_of(path) is not None and _family_path().search(path) is not None
 
 
 def frozen_program_finding(evidence: Evidence, m: Machine) -> Optional[Finding]:
@@ -1361,17 +1347,18 @@ def frozen_program_finding(evidence: Evidence, m: Machine) -> Optional[Finding]:
     tool = evidence.freezer
     if tool is None:
         return None
-    name = _FREEZER_NAMES[tool]
+    names = causes.software.FREEZER_NAMES
     cause = causes.software.FREEZER_TF_SUPPORT_OUTDATED
     for tb in reversed(evidence.tracebacks):
-        if tb.type not in _BUNDLE_ERRORS or _GPU_LIBRARY_WORDS.search(tb.message):
+        # A GPU library the program cannot load is the machine's CUDA (its readings).
+        if tb.type not in _BUNDLE_ERRORS or causes.gpu.CUDA_LIBRARY.search(tb.message):
             continue
         inside = next((f for f in reversed(tb.frames) if _in_bundle(f.path)), None)
         if inside is None:
             continue
         # The frame's own bundle names the freezer where the log shows two.
         tool = freezer_of(inside.path) or tool
-        name = _FREEZER_NAMES[tool]
+        name = names[tool]
         return causes.finding(
             f"explain.{cause}",
             Severity.ERROR,
@@ -1384,9 +1371,10 @@ def frozen_program_finding(evidence: Evidence, m: Machine) -> Optional[Finding]:
         )
     if evidence.tracebacks:
         return None
-    paths = [p for p in _FRAME_PATH.findall(evidence.first_text) if _in_bundle(p)]
+    paths = [f.path for f in loose_frames(evidence.first_text) if _in_bundle(f.path)]
     if not paths:
         return None
+    name = names[tool]
     return causes.finding(
         f"explain.{cause}",
         Severity.WARNING,

@@ -220,13 +220,17 @@ _UNION_ANNOTATION = re.compile(r"(?::|->)\s*[\w.\[\], ]+\|")
 UNION_RELEASE = "3.10"
 
 
-def union_before_release(message: str, code: str, path: str) -> Optional[str]:
+def union_before_release(
+    message: str, code: str, path: str, python: Optional[str]
+) -> Optional[str]:
     """Where a frame's source line ``code`` (in the file ``path``) annotates with ``X | Y``
     and raised CPython's refusal of ``|`` between two classes (``message``): only a Python
-    before 3.10 refuses it, whatever the log says of the Python. The package whose file it is,
-    empty for code outside site-packages; else None."""
+    before 3.10 refuses it, so ``python`` (where the log shows it) only rules it out. The
+    package whose file it is, empty for code outside site-packages; else None."""
     refused = _UNION_REFUSED.fullmatch(message.strip())
     if refused is None or not {refused["left"], refused["right"]} <= _UNION_OPERANDS:
+        return None
+    if python and version_key(python)[:2] >= version_key(UNION_RELEASE)[:2]:
         return None
     if not _UNION_ANNOTATION.search(_code_only(code)):
         return None
