@@ -182,6 +182,29 @@ CASES = [
     ),
     ("imports", "tensorflow.import", f.facts(), Severity.OK, "CUDA 12.2 build with code for sm_50"),
     (
+        # Another project's build on a CPU with AVX alone: that build needs more than AVX.
+        "sigill-build-beyond-avx",
+        "tensorflow.import",
+        f.facts(
+            cpu=f.cpu(flags=("sse4_1", "sse4_2", "avx")),
+            packages=(
+                f.pkg("tensorflow-directml", "1.15.3.dev200626", top_level=("tensorflow",)),
+                f.pkg("numpy", "1.18.5"),
+            ),
+            tensorflow=SIGILL,
+        ),
+        Severity.ERROR,
+        "install --upgrade tensorflow-directml",
+    ),
+    (
+        # PyPI's own wheel needs AVX alone: no other build to blame, the general reading.
+        "sigill-pypi-build-with-avx",
+        "tensorflow.import",
+        f.facts(cpu=f.cpu(flags=("sse4_1", "sse4_2", "avx")), tensorflow=SIGILL),
+        Severity.ERROR,
+        "Run on a CPU with AVX",
+    ),
+    (
         "static",
         "tensorflow.import",
         f.facts(tensorflow=f.tensorflow(status="skipped")),

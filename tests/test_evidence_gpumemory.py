@@ -74,6 +74,12 @@ def test_taken_and_never_fits() -> None:
             ("JAX",),
             id="jax-runtime",
         ),
+        pytest.param(
+            "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: "
+            "CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+            ("JAX",),
+            id="jax-driver-out-of-memory",
+        ),
         # Importing allocates nothing: an import alone shows no framework on the GPU.
         pytest.param(">>> import torch\n>>> import jax\n", (), id="imports-alone"),
         pytest.param(

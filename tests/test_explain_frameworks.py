@@ -446,6 +446,38 @@ def test_a_bare_import_beside_tensorflows_out_of_memory_holds_no_memory() -> Non
     assert "holds memory of its own" not in words and "XLA_PYTHON_CLIENT" not in words, words
 
 
+def test_jax_out_of_memory_without_tensorflows_device_leads_with_jaxs_preallocation() -> None:
+    # JAX's own failure, no device of TensorFlow's in the log: JAX's settings come first, and
+    # TensorFlow's growth setting is no command, as nothing shows TensorFlow on the GPU.
+    text = _traceback(
+        [
+            ("/home/u/sample.py", 12, "<module>", "out = generate(params, tokens)"),
+            (f"{_SITE}/jax/_src/interpreters/pxla.py", 1250, "__call__", "self.xla_executable"),
+        ],
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: "
+        "CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+    )
+    found = _only(text, "gpu-out-of-memory")
+    assert found.severity is Severity.ERROR and found.fix is not None
+    words = fix_text(found)
+    assert words.startswith("JAX could not allocate"), words
+    assert "set_visible_devices" in words
+    commands = found.fix.commands or ()
+    assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands)
+    assert not any("TF_FORCE_GPU_ALLOW_GROWTH" in c for c in commands)
+
+
+def test_pytorch_out_of_memory_without_tensorflows_device_leads_with_its_allocator() -> None:
+    text = _traceback(
+        [("/home/u/pipeline.py", 41, "<module>", 'logits = model(batch.to("cuda"))')],
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a "
+        "total capacity of 7.79 GiB of which 19.06 MiB is free.",
+    )
+    words = fix_text(_only(text, "gpu-out-of-memory"))
+    assert words.startswith("PyTorch could not allocate") and "empty_cache" in words
+    assert "XLA_PYTHON_CLIENT" not in words
+
+
 def test_tensorflow_alone_out_of_memory_keeps_its_own_reading() -> None:
     text = _CREATED.format(mb=9780) + (
         "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"

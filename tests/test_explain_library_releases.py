@@ -525,6 +525,24 @@ def test_jax_naming_the_release_that_removed_a_name_is_read_with_that_release(
     assert "upgrade evalkit" in fix_text(found)
 
 
+def test_jax_removal_pasted_above_its_frames_names_the_library_and_what_imported_it() -> None:
+    # The message first, then pytest's frames cut before their end: the frames are its own,
+    # the innermost installed one outside JAX uses the name, the outermost one imported it.
+    site = "/opt/conda/envs/rl/lib/python3.12/site-packages"
+    report = explained(
+        "AttributeError: jax.interpreters.xla.abstractify was deprecated in JAX v0.5.0 and "
+        "removed in JAX v0.7.0. jax.core.abstractify can be used instead.\n"
+        f"{site}/policykit/__init__.py:4: in <module>\n"
+        "    from policykit.dists import Normal\n"
+        f"{site}/mathkit/substrates/jax/__init__.py:12: in <module>\n"
+        "    from mathkit.substrates.jax import ops\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    words = fix_text(found)
+    assert "upgrade mathkit (with policykit, whose import reaches it)" in words, words
+    assert found.fix is not None and 'pip install "jax<0.7.0"' in found.fix.commands
+
+
 def test_jax_announcing_a_removal_to_come_is_not_a_removal() -> None:
     report = explained(
         "DeprecationWarning: jax.interpreters.xla.canonicalize_dtype is deprecated and will be "

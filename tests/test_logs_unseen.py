@@ -162,6 +162,7 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-39l",
         "batch-2026-40p",
         "batch-2026-41w",
+        "batch-2026-42c",
     }
 )
 

@@ -730,6 +730,25 @@ def _last_windows_gpu_env(m: Machine) -> str:
 LAST_WITHOUT_AVX: Final = "1.5"
 
 
+def _cpu_flags_command(needed: str, system: Optional[str]) -> str:
+    """The command that lists the CPU's instruction sets on ``system`` (``windows``,
+    ``macos``; None or another: Linux's /proc/cpuinfo), ``needed`` among them."""
+    if system == "windows":
+        # Windows has no /proc/cpuinfo: Sysinternals' Coreinfo lists the instruction sets
+        # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo).
+        return f'coreinfo64 -accepteula -f | findstr /i "{needed}"'
+    if system == "macos":
+        # macOS lists the CPU's features in sysctl: AVX as AVX1.0, AVX2 among leaf 7's.
+        return (
+            "sysctl -n machdep.cpu.brand_string machdep.cpu.features "
+            "machdep.cpu.leaf7_features | grep -o -w -E 'AVX1.0|AVX2|FMA|SSE4.1|SSE4.2' | sort -u"
+        )
+    # /proc/cpuinfo spells the flags in lower case with "_" for "." (sse4_1, avx512f).
+    flag = needed.lower().replace(".", "_")
+    flags = "|".join(dict.fromkeys((flag, "avx", "avx2", "fma", "avx512f")))
+    return f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u"
+
+
 def cpu_avx_fix(
     instruction: Optional[str] = None, system: Optional[str] = None, binding: Optional[str] = None
 ) -> Fix:
@@ -738,21 +757,7 @@ def cpu_avx_fix(
     ``windows``, ``macos`` or ``linux`` (None: Linux's command); ``binding``: TensorFlow.js
     for Node's addon that failed."""
     needed = instruction or "AVX"
-    # /proc/cpuinfo spells the flags in lower case with "_" for "." (sse4_1, avx512f).
-    flag = needed.lower().replace(".", "_")
-    flags = "|".join(dict.fromkeys((flag, "avx", "avx2", "fma", "avx512f")))
-    if system == "windows" or binding:
-        # Windows has no /proc/cpuinfo: Sysinternals' Coreinfo lists the instruction sets
-        # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo).
-        check = f'coreinfo64 -accepteula -f | findstr /i "{needed}"'
-    elif system == "macos":
-        # macOS lists the CPU's features in sysctl: AVX as AVX1.0, AVX2 among leaf 7's.
-        check = (
-            "sysctl -n machdep.cpu.brand_string machdep.cpu.features "
-            "machdep.cpu.leaf7_features | grep -o -w -E 'AVX1.0|AVX2|FMA|SSE4.1|SSE4.2' | sort -u"
-        )
-    else:
-        check = f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u"
+    check = _cpu_flags_command(needed, "windows" if binding else system)
     found = tfjs_binding(binding) if binding else None
     if found is not None:
         # TensorFlow.js runs without TensorFlow's C library on its JavaScript and WebAssembly
@@ -787,11 +792,53 @@ def cpu_avx_fix(
         if needed == "AVX"
         else ""
     )
+    # A virtual machine's CPU model decides what its guests see: QEMU's and Proxmox's generic
+    # models (kvm64, qemu64, x86-64-v2-AES) stop below x86-64-v3, the psABI level that adds
+    # AVX, AVX2 and FMA; VirtualBox on a Windows host where Hyper-V runs uses Hyper-V's
+    # platform, whose guests are then run without AVX (polio-nanopore/piranha#106: the guest
+    # got AVX once Hyper-V was off).
+    # https://pve.proxmox.com/pve-docs/chapter-qm.html#qm_cpu
+    # https://gitlab.com/x86-psABIs/x86-64-ABI
+    # https://www.virtualbox.org/manual/ch10.html#hyperv-support
     return Fix(
-        f"Run on a CPU with {needed} (and the other instructions the wheel needs; in a VM, pass "
-        f"the host's CPU flags through), install a TensorFlow build made without it{last}, or "
-        "build TensorFlow from source for this CPU.",
+        f"Run on a CPU with {needed} (and the other instructions the wheel needs). In a "
+        "virtual machine, give the guest the host's CPU flags: QEMU's and Proxmox's generic "
+        "CPU models (kvm64, qemu64, x86-64-v2-AES) hide AVX, so choose `host` (or x86-64-v3); "
+        "VirtualBox on a Windows host where Hyper-V is on runs its guests without AVX, so turn "
+        "Hyper-V off there (Hyper-V, the Virtual Machine Platform and memory integrity). Else "
+        f"install a TensorFlow build made without it{last}, or build TensorFlow from source "
+        "for this CPU.",
         (check,),
+    )
+
+
+#: The distributions PyPI's TensorFlow project publishes for x86-64, built for AVX alone:
+#: their start-up notice names AVX2 and FMA among the instructions a rebuild would add
+#: (tensorflow/core/platform/cpu_feature_guard.cc), so a CPU with AVX runs them.
+_AVX_ONLY_BUILDS: Final = frozenset(
+    {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel"}
+)
+
+
+def beyond_avx_build(dist: str) -> bool:
+    """Whether ``dist`` is a TensorFlow build of another project than PyPI's AVX-only wheels
+    (tensorflow-directml, a vendor's or a community's build), which may be compiled for more."""
+    return normalize_name(dist) not in _AVX_ONLY_BUILDS
+
+
+def cpu_beyond_avx_fix(m: Machine, missing: Sequence[str], tf: PackageFacts) -> Fix:
+    """A CPU with AVX that lacks ``missing`` (``AVX2``, ``FMA``), where the TensorFlow build
+    installed (``tf``, not one of PyPI's AVX-only wheels) died on an instruction: that build
+    was compiled for them. A release of it built for AVX alone, PyPI's TensorFlow, or a CPU
+    with them."""
+    lacks = " and ".join(missing)
+    return Fix(
+        f"This CPU has AVX but not {lacks}, and the TensorFlow build installed, {tf.name} "
+        f"{tf.version}, was compiled for more than AVX (PyPI's TensorFlow wheels need AVX "
+        f"alone; other projects' builds may need more). Install a release of {tf.name} built "
+        f"for CPUs without {lacks} (its project's release notes say which; the newest first), "
+        f"or PyPI's tensorflow of the line the code needs, or run on a CPU with {lacks}.",
+        (_cpu_flags_command(missing[0], m.os), *m.pip(f"install --upgrade {tf.name}")),
     )
 
 

@@ -427,13 +427,16 @@ def gpu_memory_fix(
 ) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
     ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
-    (``reading``: ``taken``, ``never-fits`` or ``shared``, and the words that show it;
+    (``reading``: ``taken``, ``never-fits``, ``shared`` or ``beside``, and the words that
+    show it;
     ``failed``: the framework whose allocation failed, where another shares the GPU;
     ``async_suggested``: the log shows TensorFlow's own advice of CUDA's stream-ordered
     allocator, which then joins the remedies)."""
     smi = "rocm-smi" if rocm else "nvidia-smi"
     growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
-    if reading is not None and reading[0] == "shared":
+    if reading is not None and reading[0] == "beside" and failed != "TensorFlow":
+        return _framework_memory_fix(m, failed)
+    if reading is not None and reading[0] in ("shared", "beside"):
         return _shared_gpu_fix(m, reading[1], failed)
     if reading is not None and reading[0] == "taken":
         # TensorFlow maps the memory free when it starts (the allocator's limit comes from
@@ -535,6 +538,38 @@ def _shared_gpu_fix(m: Machine, others: str, failed: str) -> Fix:
         f"holds memory of its own. {'; '.join(words)}. Then let TensorFlow grow into what it "
         "uses (memory growth) rather than map what is left at start.",
         set_env(m, *settings),
+    )
+
+
+def _framework_memory_fix(m: Machine, failed: str) -> Fix:
+    """Another framework's allocation on the GPU failed (``failed``: ``JAX`` or ``PyTorch``)
+    where the log shows no device of TensorFlow's: that framework's own way of taking memory
+    comes first, then what else holds the GPU (another process, or TensorFlow in the same
+    program, which maps nearly all the free memory as it starts on the GPU).
+    https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
+    https://pytorch.org/docs/stable/notes/cuda.html#memory-management
+    https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"""
+    others = (
+        "What else holds the GPU leaves it short: another process (`nvidia-smi` lists them), "
+        "or TensorFlow in the same program, which maps nearly all of the GPU's free memory "
+        "when it starts on it; where TensorFlow only loads the data there (tf.data, TFDS), "
+        "hide the GPU from it with tf.config.set_visible_devices([], 'GPU') before its first "
+        "op, or let it grow (TF_FORCE_GPU_ALLOW_GROWTH=true). If it still does not fit, "
+        "reduce the batch size (or the model or input size)."
+    )
+    if failed == "JAX":
+        return Fix(
+            "JAX could not allocate on the GPU. JAX preallocates 75 % of the GPU's memory as "
+            "it makes its first array: set XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller "
+            "XLA_PYTHON_CLIENT_MEM_FRACTION) before JAX is imported, so that it takes what it "
+            f"uses. {others}",
+            (*set_env(m, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false")), "nvidia-smi"),
+        )
+    return Fix(
+        f"{failed} could not allocate on the GPU. PyTorch's caching allocator keeps the "
+        "memory it freed: call torch.cuda.empty_cache() once a part is done, or cap it with "
+        f"torch.cuda.set_per_process_memory_fraction(). {others}",
+        ("nvidia-smi",),
     )
 
 

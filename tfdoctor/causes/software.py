@@ -5181,6 +5181,7 @@ def release_removed_fix(
     held: str = "",
     users: Sequence[RemovedApiUser] = (),
     absent: str = "",
+    via: str = "",
 ) -> Fix:
     """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
     replacement in the code (or a release of ``user``, the library whose frame uses it, that
@@ -5191,7 +5192,9 @@ def release_removed_fix(
     requirements that exclude ``fixed_in`` (upgrading ``user`` alone breaks them).
     ``users``: where no library shows, the rows of those known to use it (their first
     releases without it). ``absent``: the environments that come without ``dist`` at all,
-    which the pin also serves (empty: none said)."""
+    which the pin also serves (empty: none said). ``via``: the library the program called
+    whose import reached ``user``'s code (its release decides which ``user`` comes with
+    it)."""
     uses = (
         f"{what} without importing it, and {dist} {removed_in} and later do not import it"
         if unimported
@@ -5232,9 +5235,10 @@ def release_removed_fix(
         )
         return Fix(text, commands)
     if user:
+        with_via = f" (with {via}, whose import reaches it)" if via else ""
         text = (
             f"{user}'s code uses {uses}: upgrade "
-            f"{user} to a release written for {dist} {removed_in} or later (one that "
+            f"{user}{with_via} to a release written for {dist} {removed_in} or later (one that "
             f"uses {use}), {older}."
         )
         return Fix(text, commands)

@@ -454,6 +454,26 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     if sig == "SIGILL":
         cpu = facts.cpu
         no_avx = cpu is not None and cpu.flags_known and "avx" not in cpu.flags
+        missing = (
+            [x.upper() for x in ("avx2", "fma") if x not in cpu.flags]
+            if cpu is not None and cpu.flags_known and not no_avx
+            else []
+        )
+        installed = m.tf
+        if missing and installed is not None and causes.platform.beyond_avx_build(installed.name):
+            # The CPU has AVX, which PyPI's wheels need: the build installed is another
+            # project's, compiled for more.
+            return causes.finding(
+                "tensorflow.import",
+                Severity.ERROR,
+                causes.platform.CPU_LACKS_AVX,
+                summary + f": this CPU lacks {' and '.join(missing)}, and {installed.name} is "
+                "not one of PyPI's AVX-only builds",
+                f"The CPU met an instruction it does not have: it reports AVX but not "
+                f"{' and '.join(missing)}, and {installed.name} {installed.version} is not one "
+                "of PyPI's AVX-only TensorFlow wheels." + tail,
+                causes.platform.cpu_beyond_avx_fix(m, missing, installed),
+            )
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,

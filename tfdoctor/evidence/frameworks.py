@@ -53,14 +53,17 @@ _CUDA_CALL = re.compile(
     r"\.cuda\(\s*(?:\d+\s*)?\)|\.to\(\s*['\"]cuda(?::\d+)?['\"]"
     r"|\bdevice\s*=\s*['\"]cuda(?::\d+)?['\"]|torch\.device\(\s*['\"]cuda"
 )
-#: JAX: XLA's out-of-memory as JAX raises it (``XlaRuntimeError: RESOURCE_EXHAUSTED``), its
-#: GPU devices as jax.devices() prints them (jaxlib's device repr across releases:
-#: ``GpuDevice(id=0, process_index=0)``, ``StreamExecutorGpuDevice(id=0, ...)``,
-#: ``cuda(id=0)``, ``CudaDevice(id=0)``; xla/python/py_device.cc), or its backend
+#: JAX: XLA's out-of-memory as JAX raises it (``XlaRuntimeError: RESOURCE_EXHAUSTED``, or
+#: the CUDA driver's own ``CUDA_ERROR_OUT_OF_MEMORY`` inside jaxlib's error, as where it loads
+#: a compiled kernel: ``XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN:
+#: CUDA_ERROR_OUT_OF_MEMORY``), its GPU devices as jax.devices() prints them (jaxlib's
+#: device repr across releases: ``GpuDevice(id=0, process_index=0)``,
+#: ``StreamExecutorGpuDevice(id=0, ...)``, ``cuda(id=0)``, ``CudaDevice(id=0)``;
+#: xla/python/py_device.cc), or its backend
 #: (``jax.default_backend()`` answering ``'gpu'``).
 #: https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
 _JAX_ON_GPU = re.compile(
-    r"XlaRuntimeError: RESOURCE_EXHAUSTED"
+    r"XlaRuntimeError: (?:RESOURCE_EXHAUSTED|[A-Z_]{1,40}: [^\n]{0,300}?CUDA_ERROR_OUT_OF_MEMORY)"
     r"|\b(?:StreamExecutor)?GpuDevice\(id=\d|\bCudaDevice\(id=\d|\bcuda\(id=\d"
     r"|default_backend\(\)\s*\n\s*'gpu'"
 )

@@ -942,7 +942,9 @@ def explain(
         scripts=python_scripts(evidence.first_text),
         legacy_keras=evidence.legacy_keras_set in LEGACY_KERAS_VALUES,
         # Frames of a paste cut before its exception, where no traceback was read.
-        loose=() if evidence.tracebacks else loose_frames(evidence.first_text),
+        loose=()
+        if any(tb.frames for tb in evidence.tracebacks)
+        else loose_frames(evidence.first_text),
         signed=[
             line
             for hits in by_cause.values()

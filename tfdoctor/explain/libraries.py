@@ -945,7 +945,7 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     )
     rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
     failed = "TensorFlow"
-    if reading is not None and reading[0] == "shared":
+    if reading is not None and reading[0] in ("shared", "beside"):
         # Whose allocation failed: PyTorch's allocator, or JAX's runtime error type on the line.
         cited = [line for h in hits for _, line in h.citations]
         if any(h.signature.id == "torch-cuda-out-of-memory" for h in hits):

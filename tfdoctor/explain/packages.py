@@ -275,7 +275,7 @@ def package_findings(
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m, shown),
-        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}, signed),
+        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}, signed, loose),
         *other_python_findings(tracebacks),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -2624,13 +2624,15 @@ _JAX_DEPRECATIONS = (
 )
 
 
-def _user_of(tb: Traceback, own: str) -> str:
+def _user_of(tb: Traceback, own: str, frames: Sequence[Frame] = ()) -> str:
     """The library whose code asked ``own`` for what it lacks: the innermost installed frame
     outside it, by the distribution pip knows it by (skimage is scikit-image's) where the
     module table says; empty where no such frame shows (the user's own code). Where another
     library's own attribute hook raised it, the object is that library's, not ``own``'s, and
-    that library is no user of the name: the user is sought outside it too."""
-    raiser = installed_package(tb.frames[-1].path) if tb.frames else None
+    that library is no user of the name: the user is sought outside it too. ``frames``: those
+    to read where ``tb`` has none (the paste's frames below its message)."""
+    frames = tb.frames or frames
+    raiser = installed_package(frames[-1].path) if frames else None
     # PySpark's DataFrame.__getattr__ raises "'DataFrame' object has no attribute 'X'" in
     # Python's words for any name it lacks (apache/spark python/pyspark/sql/dataframe.py,
     # DataFrame.__getattr__): the frame that raised is PySpark's hook, not PySpark calling
@@ -2638,18 +2640,35 @@ def _user_of(tb: Traceback, own: str) -> str:
     hooked = (
         raiser is not None
         and raiser != own
-        and tb.frames[-1].function in ("__getattr__", "__getattribute__")
+        and frames[-1].function in ("__getattr__", "__getattribute__")
     )
     skip = {own, raiser} if hooked else {own}
     top = next(
         (
             top
-            for top in (installed_package(f.path) for f in reversed(tb.frames))
+            for top in (installed_package(f.path) for f in reversed(frames))
             if top is not None and top not in skip
         ),
         "",
     )
     return (distribution_of(top) or top) if top else ""
+
+
+def _importer_of(frames: Sequence[Frame], own: str, user: str) -> str:
+    """The installed library outermost on the way to ``user``'s code (distrax importing
+    TensorFlow Probability's JAX substrate): the package the program itself called, whose
+    release decides which ``user`` it brings; empty where ``user``'s frame is the outermost
+    installed one."""
+    top = next(
+        (
+            top
+            for top in (installed_package(f.path) for f in frames)
+            if top is not None and top != own
+        ),
+        "",
+    )
+    dist = (distribution_of(top) or top) if top else ""
+    return dist if dist and dist != user else ""
 
 
 def _fell_back(tb: Traceback, tracebacks: Sequence[Traceback]) -> bool:
@@ -2693,16 +2712,22 @@ def removed_api_findings(
     m: Machine,
     listed: Optional[Mapping[str, str]] = None,
     signed: Collection[str] = (),
+    loose: Sequence[Frame] = (),
 ) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
     release, :data:`_JAX_REMOVED`): the code using it was written for an earlier release of
     that distribution. ``listed``: the versions a package listing in the log gives, where the
-    machine's facts do not. ``signed``: the lines signatures cited, whose reading is theirs."""
+    machine's facts do not. ``signed``: the lines signatures cited, whose reading is theirs.
+    ``loose``: frames the log shows outside any traceback read."""
     for tb in tracebacks:
         jax = _JAX_REMOVED.match(tb.message)
         if jax is not None:
-            user = _user_of(tb, "jax")
+            # A paste may give the message above its frames (the error first, then pytest's
+            # or Python's frames cut before their end): those frames are its.
+            frames = tb.frames or loose
+            user = _user_of(tb, "jax", frames)
+            via = _importer_of(frames, "jax", user) if user else ""
             what, release = jax.group("what"), jax.group("release")
             return [
                 causes.finding(
@@ -2711,9 +2736,15 @@ def removed_api_findings(
                     causes.software.DEPENDENCY_API_REMOVED,
                     f"{what} is gone: jax {release} removed it",
                     f"{tb.where}: {tb.type}: {tb.message}\n"
-                    + (f"{user} (an installed package) uses it." if user else "The code uses it."),
+                    + (
+                        f"{user} (an installed package"
+                        + (f", imported by {via}" if via else "")
+                        + ") uses it."
+                        if user
+                        else "The code uses it."
+                    ),
                     causes.software.release_removed_fix(
-                        m, "jax", release, what, "what JAX's message names instead", user
+                        m, "jax", release, what, "what JAX's message names instead", user, via=via
                     ),
                     _JAX_DEPRECATIONS,
                 )

@@ -160,8 +160,9 @@ class Revealed(Record):
     #: What filled the GPU where an allocation failed, as the log tells it apart
     #: (:func:`_gpu_memory_reading`): ``taken`` (another process held memory before
     #: TensorFlow started), ``never-fits`` (one request at least all TensorFlow has), with
-    #: the words that show it, or ``shared`` (TensorFlow started on the GPU beside another
-    #: framework's GPU work), with the frameworks; None where the log does not tell.
+    #: the words that show it, ``shared`` (TensorFlow started on the GPU beside another
+    #: framework's GPU work) or ``beside`` (another framework's GPU work, no device of
+    #: TensorFlow's shown), with the frameworks; None where the log does not tell.
     memory_reading: Optional[tuple[str, str]] = None
     #: Other GPU frameworks the log shows at work beside TensorFlow (``PyTorch``, ``JAX``;
     #: :mod:`tfdoctor.evidence.frameworks`).
@@ -1421,6 +1422,10 @@ def _gpu_memory_reading(text: str, request: Optional[int]) -> Optional[tuple[str
         # TensorFlow started on the GPU and another framework worked in the same log: each
         # maps memory of its own at start, whichever of them then ran out.
         return "shared", ", ".join(shown.frameworks)
+    if shown.frameworks and shown.device_bytes is None and not shown.capped:
+        # Another framework's GPU work, and no device of TensorFlow's: whichever of them ran
+        # out, the log does not show TensorFlow holding the GPU.
+        return "beside", ", ".join(shown.frameworks)
     if shown.taken_before and shown.device_bytes and shown.total_bytes:
         return "taken", (
             f"TensorFlow found {size_text(shown.device_bytes)} free of the GPU's "
