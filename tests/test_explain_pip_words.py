@@ -391,6 +391,40 @@ def test_a_python_refusal_no_indexed_release_supports_names_none() -> None:
     assert not re.search(r'"tfx==\d', fix) and "the commands list them" in fix
 
 
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        # Another project's release needing a newer Python: the package's range refuses.
+        (
+            "ERROR: Package 'trackkit' requires a different Python: 3.10.13 not in '>=3.11'\n",
+            "python-too-old-for-package",
+        ),
+        # The same words with the quotes a paste's markup took away.
+        (
+            "Package trackkit requires a different Python: 3.10.13 not in >=3.11\n",
+            "python-too-old-for-package",
+        ),
+        # A Python newer than it allows is no package needing a newer one.
+        (
+            "ERROR: Package 'trackkit' requires a different Python: 3.13.1 not in '<3.13,>=3.9'\n",
+            "tf-release-not-for-python",
+        ),
+        # TensorFlow's own ecosystem keeps its release reading.
+        (
+            "ERROR: Package 'tfx' requires a different Python: 3.8.10 not in '<3.11,>=3.9'\n",
+            "tf-release-not-for-python",
+        ),
+    ],
+    ids=["older", "unquoted", "newer", "ecosystem"],
+)
+def test_a_python_refusal_of_another_projects_release_needing_a_newer_python(
+    text: str, cause: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == cause
+    assert "trackkit" in fix_text(top) or "tfx" in fix_text(top)
+
+
 #: pip's list of the releases it skipped for their Requires-Python, before its refusal.
 _IGNORED = (
     "ERROR: Ignored the following versions that require a different python version: "

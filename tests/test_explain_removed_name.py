@@ -62,6 +62,50 @@ def test_a_windows_package_frame_names_no_guessed_distribution() -> None:
     assert "b'oldreadline/'" in fix and "pip install --upgrade" not in fix
 
 
+_CUT_IMPORT = (
+    "ImportError: cannot import name 'Mapping' from 'collections' "
+    "(/usr/lib/python3.10/collections/__init__.py)"
+)
+
+
+def test_a_frame_importing_a_package_before_a_cut_names_that_package() -> None:
+    # The console script's import of the package, then frames cut from the paste: the code
+    # that asked is that package's or one it imports, so its release is what to change.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/.venv/bin/tensorboard", line 5, in <module>\n'
+        "    from tensorboard.main import run_main\n"
+        "[...]\n"
+        "    from collections import Mapping\n"
+        f"{_CUT_IMPORT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-removed-module"
+    fix = fix_text(top)
+    assert 'pip install --upgrade "tensorboard"' in fix and "3.9 or older" in fix
+    assert "replace it with" not in fix
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        pytest.param("import helpers", id="a-package-the-table-does-not-know"),
+        pytest.param("from collections import Mapping", id="the-module-itself"),
+        pytest.param("import json", id="the-standard-library"),
+    ],
+)
+def test_a_frame_importing_no_known_package_keeps_the_codes_reading(statement: str) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 3, in <module>\n'
+        f"    {statement}\n"
+        f"{_CUT_IMPORT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-removed-module"
+    assert "replace it with collections.abc.Mapping" in fix_text(top)
+
+
 def test_the_from_import_form_reads_the_same() -> None:
     text = _asked_in(
         "/home/user/proj/helpers.py",

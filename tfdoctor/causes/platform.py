@@ -247,8 +247,11 @@ CAUSES: Mapping[str, Cause] = dict(
             "in the older interpreter. typing's Callable with an ellipsis among its argument "
             "types (Callable[[int, ...], str]) is refused by the typing module of Python 3.8 "
             "and older ('Callable[[arg, ...], result]: each arg must be a type. Got "
-            "Ellipsis.'), which the releases of 3.9 from 3.9.2 and every 3.10 accept. A newer "
-            "Python, or a release of the package made for this one, mends it.",
+            "Ellipsis.'), which the releases of 3.9 from 3.9.2 and every 3.10 accept. Where the "
+            "release's Requires-Python does exclude the older interpreter, pip refuses to "
+            "install it instead (pip: \"Package 'X' requires a different Python: 3.10.13 not "
+            "in '>=3.11'\"). A newer Python, or a release of the package made for this one, "
+            "mends it.",
             "https://github.com/python/cpython/blob/3.8/Lib/typing.py",
             "https://github.com/python/cpython/blob/3.10/Lib/typing.py",
             "https://github.com/python/typing_extensions/pull/481",
@@ -2604,6 +2607,11 @@ def _one_sided(spec: str) -> str:
     if upper and not lower:
         return " (newer than it allows)"
     return ""
+
+
+def python_below_range(python: str, spec: str) -> bool:
+    """Whether ``python`` is older than the Requires-Python ``spec`` allows."""
+    return _outside(python, spec) == " (older than it allows)"
 
 
 def _outside(python: str, spec: str) -> str:

@@ -849,8 +849,9 @@ _IGNORED = re.compile(
 )
 _IGNORED_ONE = re.compile(r"(?P<version>\d[\w.]*) Requires-Python (?P<spec>[^;]+)")
 _DIFFERENT = re.compile(
-    r"Package '(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)' requires a different Python: "
-    r"(?P<python>\d+\.\d+(?:\.\d+)?) not in '(?P<spec>[^']+)'"
+    # The quotes may be gone where a paste's markup took them (a pull request's text).
+    r"Package '?(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)'? requires a different Python: "
+    r"(?P<python>\d+\.\d+(?:\.\d+)?) not in (?:'(?P<spec>[^']+)'|(?P<bare>[<>=!~][^\s']{1,120}))"
     # pip 9.0 to 10.0 worded it so (src/pip/utils/packaging.py, check_dist_requires_python:
     # https://github.com/pypa/pip/blob/9.0.3/pip/utils/packaging.py).
     r"|(?P<dist9>[A-Za-z0-9][A-Za-z0-9._-]*) requires Python '(?P<spec9>[^'\n]+)' but the "
@@ -1039,7 +1040,7 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
                 PythonRefusal(
                     normalize_name(match.group("dist") or match.group("dist9")),
                     "",
-                    match.group("spec") or match.group("spec9"),
+                    match.group("spec") or match.group("bare") or match.group("spec9"),
                     match.group("python") or match.group("python9"),
                 )
             )

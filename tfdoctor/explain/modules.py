@@ -25,6 +25,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.packages import InstallRequest
 from tfdoctor.evidence.pyerrors import MissingModule
 from tfdoctor.evidence.traceback import (
+    Frame,
     Traceback,
     file_owner,
     installed_package,
@@ -955,6 +956,10 @@ def _removed_from_python(
     frames = [f for f in tb.frames if not f.path.startswith("<") and not standard_library(f.path)]
     path = frames[-1].path if frames else ""
     owner = file_owner(path)
+    who, dist = owner.who, bool(owner.dist)
+    reached = _import_reached(frames, module) if not who and not owner.tensorflow else None
+    if reached is not None:
+        who, dist = reached, True
     what = f"{module}.{name}" if name else module
     uses = f"uses {what}" if name else f"imports {module}"
     use = f"use {what}" if name else f"import {module}"  # the verb of a plural subject
@@ -969,7 +974,6 @@ def _removed_from_python(
             "that Python no longer use it.",
             causes.platform.release_newer_python_fix(m, what, gone.removed_in),
         )
-    who = owner.who
     return causes.finding(
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
@@ -987,8 +991,32 @@ def _removed_from_python(
             gone.removed_in,
             gone.replacement(name),
             who,
-            bool(owner.dist),
+            dist,
             name,
             building=owner.building,
         ),
     )
+
+
+#: An import statement as a frame's source line prints it: the top-level package it imports.
+_IMPORT_LINE = re.compile(r"^\s*(?:from|import)\s+(?P<top>[A-Za-z_]\w*)")
+
+
+def _import_reached(frames: Sequence[Frame], module: str) -> Optional[str]:
+    """The installed distribution whose import the innermost frame shown runs, where that
+    frame imports another package than ``module`` (``from tensorboard.main import
+    run_main`` in a console script): the frames between it and the failing import were cut
+    from the paste, and the code that asked ``module`` is that distribution's or one it
+    imports. None where the frame imports nothing, imports ``module`` itself, or imports a
+    package the module table does not know to be installed (the project's own) or
+    TensorFlow (its own release is another reading)."""
+    if not frames:
+        return None
+    found = _IMPORT_LINE.match(frames[-1].code)
+    top = found.group("top") if found is not None else ""
+    if not top or top == module.split(".", 1)[0] or top in stdlib_modules():
+        return None
+    dist = distribution_of(top)
+    if dist is None or normalize_name(dist) in TF_DISTRIBUTIONS:
+        return None
+    return dist

@@ -700,13 +700,28 @@ def _python_refusal(refusal: PythonRefusal, m: Machine) -> Finding:
         if refusal.every
         else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
     )
+    title = (
+        f"No {refusal.dist} release supports {judged}"
+        if refusal.every
+        else causes.platform.release_not_for_python_title(refusal.dist)
+    )
+    if (
+        not refusal.every
+        and refusal.python
+        and not causes.software.tensorflow_ecosystem(refusal.dist)
+        and not releases_of(refusal.dist)
+        and causes.platform.python_below_range(refusal.python, refusal.spec)
+    ):
+        # Another project's release (neither of TensorFlow's ecosystem nor in the wheel
+        # index) that needs a newer Python than the one installing it: the package's range,
+        # not one of TensorFlow's wheels, is what refuses.
+        cause = causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE
+        title = f"{refusal.dist} needs a newer Python than {refusal.python}"
     return causes.finding(
         f"explain.{cause}",
         Severity.ERROR,
         cause,
-        f"No {refusal.dist} release supports {judged}"
-        if refusal.every
-        else causes.platform.release_not_for_python_title(refusal.dist),
+        title,
         f"pip: {refusal.dist} requires a different Python: {refusal.python or '?'} not in "
         f"{refusal.spec!r}"
         if refusal.installer == "pip"
