@@ -747,3 +747,19 @@ def test_pdms_requires_python_refusal_narrows_the_range_with_pdm() -> None:
     assert top.cause == "tf-release-not-for-python"
     fix = fix_text(top)
     assert 'requires-python = ">=3.9"' in fix and "pdm lock" in fix
+
+
+def test_uvs_project_range_against_another_librarys_range_names_both_ways() -> None:
+    # No TensorFlow on either side: the project's own range on a package against the only
+    # releases of a library uv found, whose range on it misses the project's.
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because fitlib==0.9.1 depends on numpy<2.0.0 and only fitlib<=0.9.1 is "
+        "available, we can conclude that fitlib>=0.9.1 depends on numpy<2.0.0.\n"
+        "      And because your project depends on numpy>=2.1.1 and your project depends on "
+        "fitlib>=0.9.1, we can conclude that your project's requirements are unsatisfiable.\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "dependency-out-of-range"]
+    assert found and found[0].severity is Severity.WARNING
+    fix = fix_text(found[0])
+    assert "fitlib" in fix and "numpy>=2.1.1" in fix and "uv installs nothing" in found[0].detail

@@ -543,6 +543,18 @@ def test_jax_removal_pasted_above_its_frames_names_the_library_and_what_imported
     assert found.fix is not None and 'pip install "jax<0.7.0"' in found.fix.commands
 
 
+def test_jax_jit_refusing_donate_argnames_is_a_jax_before_the_release_that_added_it() -> None:
+    report = explained("TypeError: jit() got an unexpected keyword argument 'donate_argnames'\n")
+    found = _only(report, "dependency-too-old-for-code")
+    row = modules().added_to_dist["jax-jit-donate-argnames-unknown"]
+    assert found.fix is not None and f'pip install "jax>={row.added_in}"' in found.fix.commands
+    # Another function's own keyword refusal is not JAX's jit.
+    _none_of(
+        explained("TypeError: fit() got an unexpected keyword argument 'donate_argnames'\n"),
+        "dependency-too-old-for-code",
+    )
+
+
 def test_jax_announcing_a_removal_to_come_is_not_a_removal() -> None:
     report = explained(
         "DeprecationWarning: jax.interpreters.xla.canonicalize_dtype is deprecated and will be "

@@ -163,6 +163,8 @@ EXCUSED_WITHOUT_BENIGN = frozenset(
         "batch-2026-40p",
         "batch-2026-41w",
         "batch-2026-42c",
+        "batch-2026-44h",
+        "batch-2026-44j",
     }
 )
 

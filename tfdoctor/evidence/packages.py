@@ -706,10 +706,11 @@ def _root_requested(
     roots: Iterable[tuple[str, str]],
     installer: str,
 ) -> list[Conflict]:
-    """A TensorFlow release's range on a package (``sides``: requirer, version, target,
-    range) beside the project's own requirement of it (``roots``: target, range), as a
-    resolver other than pip reports them: the user's requirement against TensorFlow's
-    (``requested``), whether the two meet left for the reasoning to judge."""
+    """A release's range on a package (``sides``: requirer, version, target, range) beside
+    the project's own requirement of it (``roots``: target, range), as a resolver other than
+    pip reports them: the user's requirement against TensorFlow's, or against another
+    library's whose only releases the resolver found all hold that range (``requested``),
+    whether the two meet left for the reasoning to judge."""
     asked: dict[str, str] = {}
     for target, spec in roots:
         if spec:
@@ -717,9 +718,11 @@ def _root_requested(
     out = []
     for req, version, target, spec in sides:
         name = normalize_name(target)
-        # TensorFlow's range on another package, or a companion's range on TensorFlow itself
-        # (tensorflow-text's tensorflow<2.17 against the project's tensorflow==2.17.0).
-        if (normalize_name(req) in TF_DISTRIBUTIONS or name in TF_DISTRIBUTIONS) and name in asked:
+        # TensorFlow's range on another package, a companion's range on TensorFlow itself
+        # (tensorflow-text's tensorflow<2.17 against the project's tensorflow==2.17.0), or
+        # any library's on a package the project requires itself (gpjax's numpy<2.0.0
+        # against the project's numpy>=2.1.1).
+        if name in asked:
             out.append(
                 Conflict(
                     normalize_name(req),

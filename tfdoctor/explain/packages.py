@@ -1518,17 +1518,20 @@ def _pin_outside_range(c: Conflict, m: Machine, said: str, severity: Severity) -
     ``_report_single_requirement_conflict``/``get_installation_error``:
     https://github.com/pypa/pip/blob/24.0/src/pip/_internal/resolution/resolvelib/factory.py).
     One of the two must move; which is the project's choice, so the fix names both ways."""
+    # A resolver other than pip (uv, Poetry, PDM) prints the project's range, not a pin.
+    what = "pin" if exact_pin(c.have) is not None else "requirement"
+    installer = c.installer or "pip"
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         severity,
         causes.software.DEPENDENCY_OUT_OF_RANGE,
-        f"The pin {c.target}{c.have} is outside the range {c.requirer_named} declares "
+        f"The {what} {c.target}{c.have} is outside the range {c.requirer_named} declares "
         f"({c.target}{c.spec})",
-        f"{said} No {c.target} meets both, so pip installs nothing.",
+        f"{said} No {c.target} meets both, so {installer} installs nothing.",
         causes.common.install_fix(
             m,
-            f"Move the pin {c.target}{c.have} into the range {c.requirer} {c.requirer_version} "
-            f"declares ({c.target}{c.spec}) and install the two together; where the pin is "
+            f"Move the {what} {c.target}{c.have} into the range {c.requirer} {c.requirer_version} "
+            f"declares ({c.target}{c.spec}) and install the two together; where the {what} is "
             f"there for another package, pin instead a release of {c.requirer} whose "
             f"requirement admits it (`pip index versions {c.requirer}` lists them).",
             f"{c.requirer}=={c.requirer_version}",
