@@ -197,12 +197,13 @@ CASES = [
         "install --upgrade tensorflow-directml",
     ),
     (
-        # PyPI's own wheel needs AVX alone: no other build to blame, the general reading.
+        # The TensorFlow project's own wheel on a CPU with AVX: no other build to blame, the
+        # general reading (what else the process ran is not in the facts).
         "sigill-pypi-build-with-avx",
         "tensorflow.import",
         f.facts(cpu=f.cpu(flags=("sse4_1", "sse4_2", "avx")), tensorflow=SIGILL),
         Severity.ERROR,
-        "Run on a CPU with AVX",
+        "build TensorFlow from source for this CPU",
     ),
     (
         "static",

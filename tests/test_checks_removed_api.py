@@ -125,17 +125,46 @@ def test_no_pin_to_a_setuptools_that_cannot_import_on_the_python() -> None:
     assert any('"torch>=1.11.0"' in c for c in found.fix.commands)
 
 
-def test_a_user_row_naming_no_removal_is_refused_at_its_field() -> None:
+@pytest.mark.parametrize(
+    ("python", "version", "found"),
+    [
+        pytest.param("3.10.1", "2.7.0", True, id="vendored-html5lib-on-3.10"),
+        pytest.param("3.9.7", "2.7.0", False, id="a-python-that-has-it"),
+        pytest.param("3.10.1", "2.8.0", False, id="the-release-without-it"),
+        pytest.param("3.10.1", "1.14.0", False, id="a-release-the-row-does-not-read"),
+    ],
+)
+def test_a_release_using_what_the_python_removed_is_told_its_release_without_it(
+    python: str, version: str, found: bool
+) -> None:
+    # A row on a Python removal (removed_from_python's collections.Mapping): judged from the
+    # Python's version, not from another installed distribution.
+    results = _found(_facts(python, {"tensorboard": version}))
+    if not found:
+        assert results == []
+        return
+    (finding,) = results
+    assert finding.severity is Severity.ERROR and finding.cause == "python-removed-module"
+    assert finding.fix is not None
+    (row,) = [u for u in modules().removed_api_users if u.python]
+    assert any(f'"tensorboard>={row.fixed_in}"' in c for c in finding.fix.commands)
+    # The property: the release the fix names, judged again, clears it.
+    assert _found(_facts(python, {"tensorboard": row.fixed_in})) == []
+
+
+@pytest.mark.parametrize(
+    ("planted", "said"),
+    [
+        # One distribution may use two removals, but not one twice.
+        (("uses: collections.Mapping,", "uses: pkg_resources,"), "duplicate use"),
+        (("uses: pkg_resources,", "uses: pkg_resources.nothing,"), "removed_api_users"),
+    ],
+    ids=["a-use-twice", "no-such-removal"],
+)
+def test_a_malformed_user_row_is_refused_at_its_field(planted: tuple[str, str], said: str) -> None:
     text = MODULES_DATA.read_text(encoding="utf-8")
-    line, message = planted_error(
-        parse_modules,
-        ModulesError,
-        text,
-        "uses: pkg_resources,",
-        "uses: pkg_resources.nothing,",
-        "modules.yaml",
-    )
-    assert line > 1 and "removed_api_users" in message.split(":")[0]
+    line, message = planted_error(parse_modules, ModulesError, text, *planted, "modules.yaml")
+    assert line > 1 and said in message
 
 
 #: TensorBoard 2.20's console script failing at start (tensorboard/default.py's import).

@@ -14,6 +14,7 @@ import pytest
 from tests import factories as f
 from tests.explaining import SIGNATURES, explained, fix_text
 from tfdoctor import causes
+from tfdoctor.facts import PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.modules import ModulesError, modules, parse_modules
 
@@ -163,7 +164,35 @@ def test_keras_saying_jax_lacks_flash_attention_is_a_backend_older_than_keras() 
     row = modules().added_to_dist["keras-jax-flash-attention-unsupported"]
     assert row.dist == "jax"
     assert found.fix is not None
-    assert f'pip install "jax>={row.added_in}"' in found.fix.commands
+    # No machine shown: how to keep the build, jax and jaxlib together, no blind command.
+    assert f'"jax[cuda12]>={row.added_in}"' in found.fix.text
+    assert found.fix.commands == ("pip show jax jaxlib",)
+
+
+@pytest.mark.parametrize(
+    ("packages", "command"),
+    [
+        pytest.param(
+            (
+                f.pkg("jax", "0.4.30"),
+                f.pkg("jaxlib", "0.4.30"),
+                f.pkg("jax-cuda12-plugin", "0.4.30"),
+            ),
+            '"jax[cuda12]>=0.4.31"',
+            id="cuda-plugin",
+        ),
+        pytest.param(
+            (f.pkg("jax", "0.4.30"), f.pkg("jaxlib", "0.4.30")), '"jax[cpu]>=0.4.31"', id="cpu"
+        ),
+    ],
+)
+def test_a_jax_release_floor_keeps_the_build_the_machine_shows(
+    packages: tuple[PackageFacts, ...], command: str
+) -> None:
+    machine = f.facts(packages=f.packages(*packages, f.pkg("keras", "3.8.0")))
+    found = _only(explained(_FLASH, facts=machine), "keras-backend-version-unsupported")
+    assert found.fix is not None
+    assert any(command in c for c in found.fix.commands), found.fix.commands
 
 
 _FLASH = (
@@ -191,7 +220,7 @@ def test_flash_attention_words_on_a_machine_with_jax_are_judged_by_its_release(
     found = _only(explained(_FLASH, facts=machine), "keras-backend-version-unsupported")
     text = fix_text(found)
     row = modules().added_to_dist["keras-jax-flash-attention-unsupported"]
-    assert (f'pip install "jax>={row.added_in}"' in text) is upgraded
+    assert (f'>={row.added_in}"' in text) is upgraded
     assert ("is older" in text) is upgraded
     if not upgraded:
         assert f"installed jax {jax} has" in text
@@ -543,11 +572,28 @@ def test_jax_removal_pasted_above_its_frames_names_the_library_and_what_imported
     assert found.fix is not None and 'pip install "jax<0.7.0"' in found.fix.commands
 
 
+def test_a_caller_frame_above_the_library_is_not_named_its_importer() -> None:
+    # A notebook's cell run by IPython calls the library: IPython imports nothing on the way.
+    site = "/opt/conda/lib/python3.12/site-packages"
+    report = explained(
+        "Traceback (most recent call last):\n"
+        f'  File "{site}/IPython/core/interactiveshell.py", line 3577, in run_code\n'
+        "    exec(code_obj, self.user_global_ns, self.user_ns)\n"
+        f'  File "{site}/mathkit/ops.py", line 40, in convert\n'
+        "    return jax.interpreters.xla.abstractify(x)\n"
+        "AttributeError: jax.interpreters.xla.abstractify was deprecated in JAX v0.5.0 and "
+        "removed in JAX v0.7.0. jax.core.abstractify can be used instead.\n"
+    )
+    words = fix_text(_only(report, "dependency-api-removed"))
+    assert "upgrade mathkit to" in words and "IPython" not in words, words
+
+
 def test_jax_jit_refusing_donate_argnames_is_a_jax_before_the_release_that_added_it() -> None:
     report = explained("TypeError: jit() got an unexpected keyword argument 'donate_argnames'\n")
     found = _only(report, "dependency-too-old-for-code")
     row = modules().added_to_dist["jax-jit-donate-argnames-unknown"]
-    assert found.fix is not None and f'pip install "jax>={row.added_in}"' in found.fix.commands
+    assert found.fix is not None and f'"jax[cuda12]>={row.added_in}"' in found.fix.text
+    assert "jaxlib" in found.fix.text
     # Another function's own keyword refusal is not JAX's jit.
     _none_of(
         explained("TypeError: fit() got an unexpected keyword argument 'donate_argnames'\n"),

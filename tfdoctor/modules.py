@@ -99,7 +99,9 @@ class RemovedApi(Record):
 @record
 class RemovedApiUser(Record):
     """Releases of a distribution whose own code uses what a release of another distribution
-    removed (a row of ``removed_from_distribution``): beside that release they fail."""
+    removed (a row of ``removed_from_distribution``), or what a Python release removed from
+    its standard library (a row of ``removed_from_python``): beside that release, or on that
+    Python or a later one, they fail."""
 
     #: The user's distribution (PEP 503 name) and its releases read using it (``>=1.14,<2.21``).
     dist: str
@@ -117,6 +119,9 @@ class RemovedApiUser(Record):
     #: A distribution the user's code imports before it reaches the use (empty where none):
     #: without it installed, the code fails first on that import, never on the removal.
     after: str = ""
+    #: The Python release that removed what it uses, where ``uses`` is a ``removed_from_python``
+    #: row's (empty: a distribution's removal).
+    python: str = ""
 
 
 @record
@@ -353,7 +358,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         frozenset(native),
         frozenset(on_tensorflow),
         _source_builds(reader, top, sources),
-        *_removed(reader, top, sources),
+        *(from_python := _removed(reader, top, sources)),
         removed_from_dist := _removed_from_dist(reader, top, sources),
         _added_to_dist(reader, top, sources),
         _windows_runtimes(reader, top, sources),
@@ -361,7 +366,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _op_libraries(reader, top, sources, dist),
         nightlies,
         _native_libraries(reader, top, sources),
-        _removed_api_users(reader, top, sources, removed_from_dist),
+        _removed_api_users(reader, top, sources, removed_from_dist, from_python),
     )
 
 
@@ -374,13 +379,16 @@ def _sourced_rows(
     optional: tuple[str, ...],
     read_key: Callable[[Node, str], str],
     sources: Mapping[str, DataSource],
+    unique: bool = True,
 ) -> Iterator[tuple[str, str, dict[str, Node], tuple[str, ...]]]:
     """The rows of the optional table ``field``, each naming its sources: ``(where, key value,
-    fields, source ids)`` per row (``NodeReader.sourced_rows``); none where the table is
-    absent."""
+    fields, source ids)`` per row (``NodeReader.sourced_rows``; ``unique``: one row per key
+    value); none where the table is absent."""
     if field not in top:
         return
-    yield from reader.sourced_rows(top[field], field, key, required, optional, read_key, sources)
+    yield from reader.sourced_rows(
+        top[field], field, key, required, optional, read_key, sources, unique
+    )
 
 
 #: An op library's file name without its suffix: an add-on names its own after the op set
@@ -675,9 +683,13 @@ def _removed_api_users(
     top: Mapping[str, Node],
     sources: Mapping[str, DataSource],
     removed: Mapping[str, RemovedApi],
+    from_python: tuple[Mapping[str, RemovedModule], Mapping[str, RemovedModule]] = ({}, {}),
 ) -> tuple[RemovedApiUser, ...]:
     """The ``removed_api_users`` rows, each ``uses`` resolved to a row of ``removed``: its
-    module, or module.name for a name the row lists."""
+    module, or module.name for a name the row lists; or to a row of ``removed_from_python``
+    (``from_python``: its whole modules, its names dotted), whose release is then the row's
+    ``python``."""
+    whole, named = from_python
     out: list[RemovedApiUser] = []
     for where, name, fields, ids in _sourced_rows(
         reader,
@@ -688,16 +700,25 @@ def _removed_api_users(
         ("after",),
         _dist_reader(reader),
         sources,
+        unique=False,
     ):
         uses = reader.required_string(fields["uses"], f"{where}.uses")
+        if any((row.dist, f"{row.module}.{row.name}".rstrip(".")) == (name, uses) for row in out):
+            # One row per distribution and what it uses.
+            raise reader.error(fields["uses"], f"{where}.uses", f"duplicate use {uses!r}")
         module, _, attr = uses.rpartition(".")
-        if uses in removed and not removed[uses].names:
+        python = ""
+        if uses in whole:
+            module, attr, python = uses, "", whole[uses].removed_in
+        elif uses in named:
+            python = named[uses].removed_in
+        elif uses in removed and not removed[uses].names:
             module, attr = uses, ""
         elif not (module in removed and attr in removed[module].names):
             raise reader.error(
                 fields["uses"],
                 f"{where}.uses",
-                "not a module or name removed_from_distribution lists",
+                "not a module or name removed_from_distribution or removed_from_python lists",
             )
         out.append(
             RemovedApiUser(
@@ -711,6 +732,7 @@ def _removed_api_users(
                 _dist_reader(reader)(fields["after"], f"{where}.after")
                 if "after" in fields
                 else "",
+                python,
             )
         )
     return tuple(out)

@@ -243,9 +243,11 @@ class NodeReader:
         optional: Iterable[str] = (),
         read_key: Optional[Callable[[Node, str], Any]] = None,
         ascending: bool = False,
+        unique: bool = True,
     ) -> list[tuple[str, Any, dict[str, Node]]]:
         """A list of mappings, each named by its ``key`` field: ``(where, key value, fields)``
-        per row, ``where`` being ``FIELD[KEY]`` for messages. A repeated key is an error, and
+        per row, ``where`` being ``FIELD[KEY]`` for messages. A repeated key is an error
+        (unless not ``unique``: a table whose rows the caller tells apart by more fields), and
         with ``ascending`` so is a key not greater than the row's before it."""
         read = read_key or self.required_string
         out: list[tuple[str, Any, dict[str, Node]]] = []
@@ -253,7 +255,7 @@ class NodeReader:
             fields = self.mapping(item, f"{field}[{i}]", (key, *required), optional)
             value = read(fields[key], f"{field}[{i}].{key}")
             where = f"{field}[{value}]"
-            if any(value == seen for _, seen, _ in out):
+            if unique and any(value == seen for _, seen, _ in out):
                 raise self.error(fields[key], f"{where}.{key}", f"duplicate {key}")
             if ascending and out and value < out[-1][1]:
                 raise self.error(fields[key], f"{where}.{key}", "rows must be sorted oldest first")
@@ -269,12 +271,13 @@ class NodeReader:
         optional: Iterable[str],
         read_key: Optional[Callable[[Node, str], Any]],
         sources: Mapping[str, object],
+        unique: bool = True,
     ) -> Iterator[tuple[str, Any, dict[str, Node], tuple[str, ...]]]:
         """``keyed_rows`` of a table whose rows each name their sources: ``(where, key value,
         fields, source ids)`` per row, each row's ``source`` field checked against ``sources``
         as the row is reached."""
         for where, value, fields in self.keyed_rows(
-            node, field, key, (*required, "source"), optional, read_key
+            node, field, key, (*required, "source"), optional, read_key, unique=unique
         ):
             yield (
                 where,

@@ -14,6 +14,7 @@ from tfdoctor.causes.common import (
     legacy_keras_switch,
     list_file_command,
 )
+from tfdoctor.causes.software import jax_floor_fix
 from tfdoctor.compat import last_keras2_line
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -292,6 +293,13 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     table's ``added_to_distribution`` row of the ``signature`` whose words showed it)."""
     row = modules().added_to_dist[signature]
     instead = f", or {row.instead}" if row.instead else ""
+    if row.dist == "jax":
+        return jax_floor_fix(
+            m,
+            row.added_in,
+            f"jax {row.added_in} added what the code relies on ({row.what}), and the "
+            f"installed jax is older{instead}.",
+        )
     return Fix(
         f"{row.dist} {row.added_in} added what the code relies on ({row.what}), and the "
         f"installed {row.dist} is older: upgrade {row.dist} to {row.added_in} or later"

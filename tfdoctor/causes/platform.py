@@ -24,7 +24,7 @@ from tfdoctor.causes.common import (
 from tfdoctor.compat import platform_key
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine, venv_pip
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, NIGHTLY_DISTRIBUTIONS, Machine, venv_pip
 from tfdoctor.matrix import (
     DEFAULT_PLATFORM_OF_OS,
     PLATFORM_MARKERS,
@@ -738,7 +738,8 @@ def _cpu_flags_command(needed: str, system: Optional[str]) -> str:
     ``macos``; None or another: Linux's /proc/cpuinfo), ``needed`` among them."""
     if system == "windows":
         # Windows has no /proc/cpuinfo: Sysinternals' Coreinfo lists the instruction sets
-        # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo).
+        # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo); findstr matches
+        # any of the space-separated words.
         return f'coreinfo64 -accepteula -f | findstr /i "{needed}"'
     if system == "macos":
         # macOS lists the CPU's features in sysctl: AVX as AVX1.0, AVX2 among leaf 7's.
@@ -747,8 +748,8 @@ def _cpu_flags_command(needed: str, system: Optional[str]) -> str:
             "machdep.cpu.leaf7_features | grep -o -w -E 'AVX1.0|AVX2|FMA|SSE4.1|SSE4.2' | sort -u"
         )
     # /proc/cpuinfo spells the flags in lower case with "_" for "." (sse4_1, avx512f).
-    flag = needed.lower().replace(".", "_")
-    flags = "|".join(dict.fromkeys((flag, "avx", "avx2", "fma", "avx512f")))
+    asked = needed.lower().replace(".", "_").split()
+    flags = "|".join(dict.fromkeys((*asked, "avx", "avx2", "fma", "avx512f")))
     return f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u"
 
 
@@ -807,26 +808,26 @@ def cpu_avx_fix(
         f"Run on a CPU with {needed} (and the other instructions the wheel needs). In a "
         "virtual machine, give the guest the host's CPU flags: QEMU's and Proxmox's generic "
         "CPU models (kvm64, qemu64, x86-64-v2-AES) hide AVX, so choose `host` (or x86-64-v3); "
-        "VirtualBox on a Windows host where Hyper-V is on runs its guests without AVX, so turn "
-        "Hyper-V off there (Hyper-V, the Virtual Machine Platform and memory integrity). Else "
+        "VirtualBox on a Windows host where Hyper-V is on may run its guests without AVX: "
+        "turning Hyper-V off there (Hyper-V, the Virtual Machine Platform and memory "
+        "integrity) gives them the CPU's flags, and stops WSL 2 and Docker Desktop's WSL "
+        "backend until it is on again. Else "
         f"install a TensorFlow build made without it{last}, or build TensorFlow from source "
         "for this CPU.",
         (check,),
     )
 
 
-#: The distributions PyPI's TensorFlow project publishes for x86-64, built for AVX alone:
-#: their start-up notice names AVX2 and FMA among the instructions a rebuild would add
-#: (tensorflow/core/platform/cpu_feature_guard.cc), so a CPU with AVX runs them.
-_AVX_ONLY_BUILDS: Final = frozenset(
-    {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel"}
-)
-
-
 def beyond_avx_build(dist: str) -> bool:
-    """Whether ``dist`` is a TensorFlow build of another project than PyPI's AVX-only wheels
-    (tensorflow-directml, a vendor's or a community's build), which may be compiled for more."""
-    return normalize_name(dist) not in _AVX_ONLY_BUILDS
+    """Whether ``dist`` is a TensorFlow build of another project than the TensorFlow
+    project's own PyPI wheels (releases, nightlies, the wrappers that install them: the
+    matrix's and the nightly distributions), which are built for AVX alone: their start-up
+    notice names AVX2 and FMA among the instructions a rebuild would add
+    (tensorflow/core/platform/cpu_feature_guard.cc). tensorflow-directml, a vendor's or a
+    community's build may be compiled for more."""
+    name = normalize_name(dist)
+    # tensorflow-macos installs the TensorFlow project's own wheels on Intel Macs.
+    return name not in {*MATRIX_DISTRIBUTIONS, *NIGHTLY_DISTRIBUTIONS, "tensorflow-macos"}
 
 
 def cpu_beyond_avx_fix(m: Machine, missing: Sequence[str], tf: PackageFacts) -> Fix:
@@ -841,7 +842,11 @@ def cpu_beyond_avx_fix(m: Machine, missing: Sequence[str], tf: PackageFacts) -> 
         f"alone; other projects' builds may need more). Install a release of {tf.name} built "
         f"for CPUs without {lacks} (its project's release notes say which; the newest first), "
         f"or PyPI's tensorflow of the line the code needs, or run on a CPU with {lacks}.",
-        (_cpu_flags_command(missing[0], m.os), *m.pip(f"install --upgrade {tf.name}")),
+        (
+            _cpu_flags_command(" ".join(missing), m.os),
+            *m.list_releases(tf.name),
+            *m.pip(f"install --upgrade {tf.name}"),
+        ),
     )
 
 
@@ -2611,11 +2616,12 @@ def _one_sided(spec: str) -> str:
 
 def python_below_range(python: str, spec: str) -> bool:
     """Whether ``python`` is older than the Requires-Python ``spec`` allows."""
-    return _outside(python, spec) == " (older than it allows)"
+    return _side(python, spec) == "older"
 
 
-def _outside(python: str, spec: str) -> str:
-    """`` (older than it allows)`` or `` (newer than it allows)``, as ``spec`` bounds it."""
+def _side(python: str, spec: str) -> str:
+    """``older`` or ``newer``: the side of ``spec``'s bounds ``python`` falls on; empty where
+    it is inside, or either cannot be read."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415
 
@@ -2625,10 +2631,16 @@ def _outside(python: str, spec: str) -> str:
         return ""
     for bound in bounds:
         if bound.operator in (">=", ">") and not bound.contains(have):
-            return " (older than it allows)"
+            return "older"
         if bound.operator in ("<", "<=") and not bound.contains(have):
-            return " (newer than it allows)"
+            return "newer"
     return ""
+
+
+def _outside(python: str, spec: str) -> str:
+    """`` (older than it allows)`` or `` (newer than it allows)``, as ``spec`` bounds it."""
+    side = _side(python, spec)
+    return f" ({side} than it allows)" if side else ""
 
 
 def pip_upgrade_fix(m: Machine, reason: str, tls: bool = False, pip: Optional[str] = None) -> Fix:
@@ -4706,13 +4718,15 @@ def removed_module_fix(
     name: str = "",
     syntax: str = "",
     building: bool = False,
+    fixed_in: str = "",
 ) -> Fix:
     """What mends code that imports ``module``, which Python ``removed_in`` removed (``use``
     replaces it), or that uses ``name``, which that release removed from ``module``, or (with
     ``syntax``, ``module`` empty) that uses syntax that release took away. ``importer``: the
     distribution (``dist``) or installed package directory whose file imports it; empty for
     the project's own code; ``building``: the distribution's source release pip is building,
-    not an installed one."""
+    not an installed one; ``fixed_in``: the distribution's first release without the use,
+    where the module table knows it."""
     older = _python_before(removed_in)
     release = f"{importer} release pip is building" if building else f"installed {importer} release"
     python = m.python_version
@@ -4732,6 +4746,13 @@ def removed_module_fix(
         if module == "distutils" and not name
         else ""
     )
+    if importer and dist and fixed_in and not building:
+        return Fix(
+            f"{importer} {clause}: the {release} predates that Python. Upgrade it to "
+            f"{fixed_in} or later (its first release without it), or run it on Python "
+            f"{older} or older (a new virtual environment).{shim}",
+            (*m.pip(f"show {importer}"), *m.pip_install(f"{importer}>={fixed_in}")),
+        )
     if importer and dist:
         return Fix(
             f"{importer} {clause}: the {release} predates that Python. "

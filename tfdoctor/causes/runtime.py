@@ -522,11 +522,7 @@ def _shared_gpu_fix(m: Machine, others: str, failed: str) -> Fix:
     words = []
     if "JAX" in others:
         settings.insert(0, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false"))
-        words.append(
-            "JAX preallocates 75 % of the GPU's memory as it makes its first array: set "
-            "XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller XLA_PYTHON_CLIENT_MEM_FRACTION) "
-            "before JAX is imported"
-        )
+        words.append(_JAX_PREALLOCATES)
     if "PyTorch" in others:
         words.append(
             "PyTorch's caching allocator keeps the memory it freed: call "
@@ -539,6 +535,15 @@ def _shared_gpu_fix(m: Machine, others: str, failed: str) -> Fix:
         "uses (memory growth) rather than map what is left at start.",
         set_env(m, *settings),
     )
+
+
+#: JAX's own way of taking the GPU's memory, and the settings that change it
+#: (https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html).
+_JAX_PREALLOCATES: Final = (
+    "JAX preallocates 75 % of the GPU's memory as it makes its first array: set "
+    "XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller XLA_PYTHON_CLIENT_MEM_FRACTION) "
+    "before JAX is imported"
+)
 
 
 def _framework_memory_fix(m: Machine, failed: str) -> Fix:
@@ -559,16 +564,18 @@ def _framework_memory_fix(m: Machine, failed: str) -> Fix:
     )
     if failed == "JAX":
         return Fix(
-            "JAX could not allocate on the GPU. JAX preallocates 75 % of the GPU's memory as "
-            "it makes its first array: set XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller "
-            "XLA_PYTHON_CLIENT_MEM_FRACTION) before JAX is imported, so that it takes what it "
-            f"uses. {others}",
+            f"JAX could not allocate on the GPU. {_JAX_PREALLOCATES}, so that it takes what "
+            f"it uses. {others}",
             (*set_env(m, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false")), "nvidia-smi"),
         )
+    # PyTorch's own out-of-memory message advises expandable segments where much of what it
+    # reserved is unallocated (fragmentation); emptying its cache frees memory for others,
+    # not for PyTorch (https://pytorch.org/docs/stable/notes/cuda.html#memory-management).
     return Fix(
-        f"{failed} could not allocate on the GPU. PyTorch's caching allocator keeps the "
-        "memory it freed: call torch.cuda.empty_cache() once a part is done, or cap it with "
-        f"torch.cuda.set_per_process_memory_fraction(). {others}",
+        f"{failed} could not allocate on the GPU. Where its message says much memory is "
+        "reserved by PyTorch but unallocated, set "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before it starts, as PyTorch's own "
+        f"message advises against fragmentation. {others}",
         ("nvidia-smi",),
     )
 

@@ -5015,6 +5015,13 @@ def keras_backend_fix(m: Machine, signature: str) -> Fix:
             f"made for {row.dist} {installed.version}.",
             m.pip(f"show keras {row.dist}"),
         )
+    if normalize_name(row.dist) == "jax":
+        return jax_floor_fix(
+            m,
+            row.added_in,
+            f"Keras calls {row.what}; jax added it in {row.added_in} and the installed jax is "
+            "older (or install the Keras release of that backend's day).",
+        )
     return Fix(
         f"Keras calls {row.what}; {row.dist} added it in {row.added_in} and the installed "
         f"{row.dist} is older. Upgrade {row.dist} to {row.added_in} or later the way it was "
@@ -5096,7 +5103,11 @@ def removed_api_fix(
         row.unimported,
         users=()
         if user or caller_shown
-        else tuple(u for u in modules().removed_api_users if (u.module, u.name) == (module, name)),
+        else tuple(
+            u
+            for u in modules().removed_api_users
+            if (u.module, u.name) == (module, name) and not u.python
+        ),
         absent=_absent_from(m, row),
     )
 
@@ -5106,7 +5117,7 @@ def removed_api_user(m: Machine, module: str, name: str, user: str) -> Optional[
     (the module itself where empty), unless the machine shows ``user`` in a release outside
     the row's (then the row does not say what that release does); None where none is."""
     for row in modules().removed_api_users:
-        if (row.dist, row.module, row.name) != (normalize_name(user), module, name):
+        if row.python or (row.dist, row.module, row.name) != (normalize_name(user), module, name):
             continue
         pkg = m.facts.package(row.dist)
         if pkg is None or not pkg.version or spec_contains(pkg.version, row.releases) is not False:
@@ -6415,6 +6426,41 @@ def jax_cuda_line(m: Machine, jaxlib_version: str) -> Optional[str]:
         if found is not None:
             return found["plugin"]
     return None
+
+
+def jax_floor_fix(m: Machine, floor: str, lead: str) -> Fix:
+    """jax and jaxlib of one release at ``floor`` or later (``lead``: the words before, what
+    needs that release), the way JAX was installed: its CUDA extra where the machine shows a
+    CUDA build, the CPU extra where it shows a CPU jaxlib, conda-forge's where conda installed
+    them, else how to tell, with no blind command: jax alone leaves an older jaxlib it
+    refuses, and PyPI's jaxlib alone is the CPU build (JAX's install page,
+    https://docs.jax.dev/en/latest/installation.html)."""
+    how = (
+        f"{lead} Upgrade jax and jaxlib together to {floor} or later, as JAX's install page "
+        "does: not jax alone, which refuses an older jaxlib"
+    )
+    if m.from_conda("jax") or m.from_conda("jaxlib"):
+        return Fix(
+            f"{how}; conda installed them here, so from conda-forge.",
+            m.conda_install(f"jax>={floor}", f"jaxlib>={floor}", channel="conda-forge"),
+        )
+    cuda = jax_cuda_line(m, "")
+    if cuda in _JAX_CUDA_EXTRAS:
+        return Fix(
+            f"{how}; with the CUDA extra, so that the GPU build stays.",
+            m.pip_install(f"jax[cuda{cuda}]>={floor}"),
+        )
+    jaxlib = m.facts.package("jaxlib")
+    if cuda is None and jaxlib is not None and jaxlib.version:
+        return Fix(
+            f"{how}; with the CPU extra, as the CPU build is installed.",
+            m.pip_install(f"jax[cpu]>={floor}"),
+        )
+    return Fix(
+        f'{how}. The extra keeps the build: `pip install -U "jax[cuda12]>={floor}"` for an '
+        f'NVIDIA GPU, `"jax[cpu]>={floor}"` otherwise (PyPI\'s jaxlib alone is the CPU build).',
+        m.pip("show jax jaxlib"),
+    )
 
 
 def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:

@@ -46,7 +46,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import modules
+from tfdoctor.modules import RemovedApiUser, modules
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -131,6 +131,11 @@ def check_removed_api_users(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if user.after and facts.package(user.after) is None:
             continue  # the code fails on importing that distribution before the use
+        if user.python:
+            found = _python_removal_user(ctx, user, pkg)
+            if found is not None:
+                yield found
+            continue
         row = table.removed_from_dist[user.module]
         dep = facts.package(row.dist)
         if dep is None or version_key(dep.version) < version_key(row.removed_in):
@@ -149,6 +154,41 @@ def check_removed_api_users(ctx: CheckContext) -> Iterator[Finding]:
             causes.software.removed_api_user_fix(ctx.machine, user),
             links=(*user.links, *row.links),
         )
+
+
+def _python_removal_user(
+    ctx: CheckContext, user: RemovedApiUser, pkg: PackageFacts
+) -> Optional[Finding]:
+    """An installed release whose code uses what this Python's release removed from the
+    standard library (a ``removed_api_users`` row on a ``removed_from_python`` row: TensorBoard
+    before 2.8's vendored html5lib and collections.Mapping, gone in 3.10); None on an older
+    Python, or where the Python is not known."""
+    python = ctx.machine.python_version
+    if not python or version_key(python)[:2] < version_key(user.python)[:2]:
+        return None
+    table = modules()
+    what = f"{user.module}.{user.name}" if user.name else user.module
+    gone = table.removed_names.get(what) or table.removed.get(user.module)
+    use = gone.replacement(user.name) if gone is not None else ""
+    return causes.finding(
+        "packages.removed-api",
+        Severity.ERROR,
+        causes.platform.PYTHON_REMOVED_MODULE,
+        f"{pkg.name} {pkg.version} uses {what}, which Python {python} no longer has",
+        f"Python {user.python} removed {what}; {user.fails} fails on it ({pkg.name} "
+        f"{user.fixed_in} no longer uses it).",
+        causes.platform.removed_module_fix(
+            ctx.machine,
+            user.module,
+            user.python,
+            use,
+            pkg.name,
+            True,
+            user.name,
+            fixed_in=user.fixed_in,
+        ),
+        links=user.links,
+    )
 
 
 def _not_installed_severity(ctx: CheckContext) -> Severity:

@@ -708,9 +708,9 @@ def _root_requested(
 ) -> list[Conflict]:
     """A release's range on a package (``sides``: requirer, version, target, range) beside
     the project's own requirement of it (``roots``: target, range), as a resolver other than
-    pip reports them: the user's requirement against TensorFlow's, or against another
-    library's whose only releases the resolver found all hold that range (``requested``),
-    whether the two meet left for the reasoning to judge."""
+    pip reports them: the user's requirement against TensorFlow's, or against any other
+    library's range on a package the project requires itself (``requested``), whether the two
+    meet left for the reasoning to judge."""
     asked: dict[str, str] = {}
     for target, spec in roots:
         if spec:

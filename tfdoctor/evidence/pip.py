@@ -851,7 +851,8 @@ _IGNORED_ONE = re.compile(r"(?P<version>\d[\w.]*) Requires-Python (?P<spec>[^;]+
 _DIFFERENT = re.compile(
     # The quotes may be gone where a paste's markup took them (a pull request's text).
     r"Package '?(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)'? requires a different Python: "
-    r"(?P<python>\d+\.\d+(?:\.\d+)?) not in (?:'(?P<spec>[^']+)'|(?P<bare>[<>=!~][^\s']{1,120}))"
+    r"(?P<python>\d+\.\d+(?:\.\d+)?) not in "
+    r"(?:'(?P<spec>[^']+)'|(?P<bare>[<>=!~][^\s']{0,119}[\w*]))"
     # pip 9.0 to 10.0 worded it so (src/pip/utils/packaging.py, check_dist_requires_python:
     # https://github.com/pypa/pip/blob/9.0.3/pip/utils/packaging.py).
     r"|(?P<dist9>[A-Za-z0-9][A-Za-z0-9._-]*) requires Python '(?P<spec9>[^'\n]+)' but the "

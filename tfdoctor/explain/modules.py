@@ -974,6 +974,16 @@ def _removed_from_python(
             "that Python no longer use it.",
             causes.platform.release_newer_python_fix(m, what, gone.removed_in),
         )
+    # The module table's row of this distribution's use, where it has one: its first release
+    # without it (check reads the same row from the installed versions).
+    fixed_in = next(
+        (
+            u.fixed_in
+            for u in modules().removed_api_users
+            if u.python and u.dist == who and (u.module, u.name) == (module, name)
+        ),
+        "",
+    )
     return causes.finding(
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
@@ -994,12 +1004,9 @@ def _removed_from_python(
             dist,
             name,
             building=owner.building,
+            fixed_in=fixed_in if dist else "",
         ),
     )
-
-
-#: An import statement as a frame's source line prints it: the top-level package it imports.
-_IMPORT_LINE = re.compile(r"^\s*(?:from|import)\s+(?P<top>[A-Za-z_]\w*)")
 
 
 def _import_reached(frames: Sequence[Frame], module: str) -> Optional[str]:
@@ -1012,8 +1019,8 @@ def _import_reached(frames: Sequence[Frame], module: str) -> Optional[str]:
     TensorFlow (its own release is another reading)."""
     if not frames:
         return None
-    found = _IMPORT_LINE.match(frames[-1].code)
-    top = found.group("top") if found is not None else ""
+    found = _IMPORTED.match(frames[-1].code)
+    top = found.group("package") if found is not None else ""
     if not top or top == module.split(".", 1)[0] or top in stdlib_modules():
         return None
     dist = distribution_of(top)

@@ -1533,7 +1533,14 @@ def _pin_outside_range(c: Conflict, m: Machine, said: str, severity: Severity) -
             f"Move the {what} {c.target}{c.have} into the range {c.requirer} {c.requirer_version} "
             f"declares ({c.target}{c.spec}) and install the two together; where the {what} is "
             f"there for another package, pin instead a release of {c.requirer} whose "
-            f"requirement admits it (`pip index versions {c.requirer}` lists them).",
+            "requirement admits it ("
+            + (
+                f"`pip index versions {c.requirer}` lists them"
+                if installer == "pip"
+                else f"its release notes say which; {installer} found none where it says only "
+                "older ones are available"
+            )
+            + ").",
             f"{c.requirer}=={c.requirer_version}",
             f"{c.target}{c.spec}",
         ),
@@ -2672,15 +2679,22 @@ def _user_of(tb: Traceback, own: str, frames: Sequence[Frame] = ()) -> str:
     return (distribution_of(top) or top) if top else ""
 
 
+#: A frame's source line that is an import statement.
+_IMPORT_STATEMENT = re.compile(r"^\s*(?:from|import)\s+[A-Za-z_]")
+
+
 def _importer_of(frames: Sequence[Frame], own: str, user: str) -> str:
-    """The installed library outermost on the way to ``user``'s code (distrax importing
-    TensorFlow Probability's JAX substrate): the package the program itself called, whose
-    release decides which ``user`` it brings; empty where ``user``'s frame is the outermost
-    installed one."""
+    """The installed library outermost on the import chain to ``user``'s code (distrax
+    importing TensorFlow Probability's JAX substrate): the package the program imported,
+    whose release decides which ``user`` it brings; empty where ``user``'s frame is the
+    outermost one importing. Only frames running an import statement count: a caller's frame
+    (IPython running a cell, a training loop's ``fit``) imports nothing."""
     top = next(
         (
             top
-            for top in (installed_package(f.path) for f in frames)
+            for top in (
+                installed_package(f.path) for f in frames if _IMPORT_STATEMENT.match(f.code)
+            )
             if top is not None and top != own
         ),
         "",
