@@ -154,6 +154,32 @@ def test_tensorflows_own_line_with_the_loaders_error_has_no_avx_candidate() -> N
     assert _finding(report, "cpu-lacks-avx") is None
 
 
+def _loader_over(module: str) -> str:
+    """TensorFlow 1's loader raising its own words over an import of ``module`` that failed."""
+    site = r"C:\Python37\Lib\site-packages\tensorflow\python"
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{site}\\pywrap_tensorflow.py", line 58, in <module>\n'
+        f"    import {module}\n"
+        f"ModuleNotFoundError: No module named '{module}'\n\n"
+        "Failed to load the native TensorFlow runtime.\n"
+    )
+
+
+def test_tensorflows_own_line_over_pythons_import_reason_is_that_reason() -> None:
+    # The loader's words over Python's own refusal of a module by name: the traceback's
+    # reading names the reason; no DLL, no CPU candidate.
+    report = explained(_loader_over("imp"))
+    assert _finding(report, "native-library-unresolved") is None
+    assert _finding(report, "cpu-lacks-avx") is None
+
+
+def test_tensorflows_own_line_over_its_extension_module_stays_the_loaders() -> None:
+    # TensorFlow 1 words Windows' refusal of its DLL as its extension module missing.
+    report = explained(_loader_over("_pywrap_tensorflow_internal"))
+    assert top_error(report).cause in ("msvc-runtime-missing", "native-library-unresolved")
+
+
 def test_tensorflows_own_line_on_linux_shown_has_no_avx_candidate() -> None:
     # On Linux a CPU without AVX kills the import (SIGILL): it prints no Python error.
     report = explained(

@@ -8,7 +8,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.servers import server_frame
-from tfdoctor.evidence.traceback import Frame, installed_package, origin_of
+from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, origin_of
 from tfdoctor.explain.common import _without, hits_by
 from tfdoctor.explain.native import _INSTALLED_PATH, _SYSTEM_LIBRARY
 from tfdoctor.explain.network import _pip_unreached_index
@@ -153,6 +153,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
                 for tb in evidence.tracebacks
                 for _, line in hit.citations
             )
+        if need == "loader-reason-not-python":
+            return not any(_python_import_reason(tb) for tb in evidence.tracebacks)
         if need == "windows-tf-install":
             # Windows' own words in the log (its "DLL load failed" and the reason): the
             # refusal is shown, not cut, and their line reads it.
@@ -199,6 +201,21 @@ def _family_lines(hit: Hits) -> Optional[Hits]:
 #: Signatures whose lines show a server's or a task queue's workers running the code (the
 #: workers they forked, gevent's patched threads).
 _SERVER_SIGNS = (*_SERVER_FORK_SIGNS, "gevent-thread-local-weakref")
+
+
+#: A module Python could not find by name, as ModuleNotFoundError words it.
+_NO_MODULE = re.compile(r"^No module named '(?P<module>[\w.]+)'")
+
+
+def _python_import_reason(tb: Traceback) -> bool:
+    """Whether ``tb`` is Python's own import failing on a module by name, other than one of
+    TensorFlow's extension modules (``_pywrap_tensorflow_internal``, which TensorFlow 1's
+    loader reports where Windows refused its DLL): a reason of the interpreter's, not the
+    native loader's."""
+    if tb.type.rsplit(".", 1)[-1] != "ModuleNotFoundError":
+        return False
+    named = _NO_MODULE.match(tb.message)
+    return named is not None and "pywrap" not in named.group("module")
 
 
 def _server_shown(evidence: Evidence) -> str:
