@@ -755,10 +755,6 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         visits, unvisited = _visits(text, shapes, counts, lines, plan, evidence, folded, raw)
         # Whether a signature that only counts now matched a shape: its lines all agree.
         counted: dict[tuple[str, str], bool] = {}
-        # Whether a line of a shape can match a signature at all (:func:`_may_match`): a
-        # signature sharing its literal with another is not asked of lines that lack the rest
-        # of its pattern's literals (a Windows path's backslash on a Linux path's line).
-        possible: dict[tuple[str, str], bool] = {}
         for line_no in visits:
             line = lines[line_no]
             shape = shapes[line_no]
@@ -770,9 +766,21 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     evidence.events.extend((block.where(line_no), event) for event in read)
             for sig in sigs:
                 hit = evidence.hits.get(sig.id)
-                if _not_asked(sig, hit, shape, folded, possible) or (
-                    hit is not None and _counted_by_shape(hit, shape, line, folded, counted)
+                if (
+                    hit is not None
+                    and len(hit.citations) >= CITATIONS
+                    and not folded
+                    and _shape_blind(sig)
                 ):
+                    # Only counted from here on, by a pattern that cannot tell a line from its
+                    # shape: one search per shape.
+                    key = (sig.id, shape)
+                    found = counted.get(key)
+                    if found is None:
+                        found = counted[key] = (
+                            sig.keyword in line and sig.pattern.search(line) is not None
+                        )
+                    hit.count += found
                     continue
                 if sig.keyword not in line:
                     continue  # its shape holds it, the line does not, or a shorter literal
@@ -979,42 +987,6 @@ def _literal_runs(pattern: re.Pattern[str]) -> tuple[str, ...]:
     if run:
         runs.append("".join(run))
     return tuple(runs)
-
-
-def _counted_by_shape(
-    hit: Hits, shape: str, line: str, folded: bool, counted: dict[tuple[str, str], bool]
-) -> bool:
-    """Whether ``hit``'s signature is only counted from here on, by a pattern that cannot
-    tell a line from its shape (its citations read, the shapes not folded): one search per
-    shape, kept in ``counted``, its answer added to the count."""
-    sig = hit.signature
-    if len(hit.citations) < CITATIONS or folded or not _shape_blind(sig):
-        return False
-    key = (sig.id, shape)
-    found = counted.get(key)
-    if found is None:
-        found = counted[key] = sig.keyword in line and sig.pattern.search(line) is not None
-    hit.count += found
-    return True
-
-
-def _not_asked(
-    sig: Signature,
-    hit: Optional[Hits],
-    shape: str,
-    folded: bool,
-    possible: dict[tuple[str, str], bool],
-) -> bool:
-    """Whether the scan skips ``sig`` on a line of ``shape``: a signature that only reveals a
-    version and has its citations (as its literal is not looked for in the next blocks,
-    _Literal.evidence_only, its lines are not counted on in this one either), or one the
-    shape cannot match (:func:`_may_match`, kept per shape in ``possible``)."""
-    if hit is not None and len(hit.citations) >= CITATIONS and sig.cause == EVIDENCE:
-        return True
-    able = possible.get((sig.id, shape))
-    if able is None:
-        able = possible[(sig.id, shape)] = _may_match(sig, shape, folded)
-    return not able
 
 
 def _may_match(sig: Signature, shape: str, folded: bool) -> bool:
