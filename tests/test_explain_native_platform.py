@@ -154,30 +154,46 @@ def test_tensorflows_own_line_with_the_loaders_error_has_no_avx_candidate() -> N
     assert _finding(report, "cpu-lacks-avx") is None
 
 
-def _loader_over(module: str) -> str:
-    """TensorFlow 1's loader raising its own words over an import of ``module`` that failed."""
-    site = r"C:\Python37\Lib\site-packages\tensorflow\python"
+def _loader_over(module: str, python: str = "313", loader: bool = True) -> str:
+    """TensorFlow 1's loader raising its own words over an import of ``module`` that failed,
+    on a python.org install of Python ``python`` (its folder's tag); with ``loader`` False,
+    the import is the user's script's, not the loader's."""
+    site = rf"C:\Python{python}\Lib\site-packages\tensorflow\python"
+    where = rf"{site}\pywrap_tensorflow.py" if loader else r"C:\proj\train.py"
     return (
         "Traceback (most recent call last):\n"
-        f'  File "{site}\\pywrap_tensorflow.py", line 58, in <module>\n'
+        f'  File "{where}", line 58, in <module>\n'
         f"    import {module}\n"
         f"ModuleNotFoundError: No module named '{module}'\n\n"
         "Failed to load the native TensorFlow runtime.\n"
     )
 
 
-def test_tensorflows_own_line_over_pythons_import_reason_is_that_reason() -> None:
-    # The loader's words over Python's own refusal of a module by name: the traceback's
-    # reading names the reason; no DLL, no CPU candidate.
+def test_tensorflows_own_line_over_a_module_python_removed_is_that_removal() -> None:
+    # The loader's words over Python 3.13's refusal of imp (gone in 3.12): the removed
+    # module's reading names the reason; no DLL, no CPU candidate.
     report = explained(_loader_over("imp"))
+    assert top_error(report).cause == "tf-release-not-for-python"
     assert _finding(report, "native-library-unresolved") is None
     assert _finding(report, "cpu-lacks-avx") is None
 
 
-def test_tensorflows_own_line_over_its_extension_module_stays_the_loaders() -> None:
-    # TensorFlow 1 words Windows' refusal of its DLL as its extension module missing.
-    report = explained(_loader_over("_pywrap_tensorflow_internal"))
-    assert top_error(report).cause in ("msvc-runtime-missing", "native-library-unresolved")
+@pytest.mark.parametrize(
+    ("module", "python", "loader"),
+    [
+        # A Python that still has the module: not the removal, the loader's reading stays.
+        pytest.param("imp", "37", True, id="a-python-that-has-it"),
+        # Another module than one Python removed.
+        pytest.param("numpy", "313", True, id="not-a-removed-module"),
+        # A module missing in another traceback is no reason of the loader's.
+        pytest.param("imp", "313", False, id="another-traceback"),
+    ],
+)
+def test_tensorflows_own_line_over_another_import_reason_stays_the_loaders(
+    module: str, python: str, loader: bool
+) -> None:
+    report = explained(_loader_over(module, python, loader))
+    assert _finding(report, "native-library-unresolved") is not None
 
 
 def test_tensorflows_own_line_on_linux_shown_has_no_avx_candidate() -> None:

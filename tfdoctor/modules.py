@@ -216,6 +216,20 @@ class Modules(Record):
     #: The releases whose code uses what a row of ``removed_from_dist`` removed.
     removed_api_users: tuple[RemovedApiUser, ...] = ()
 
+    def python_removal_user(self, dist: str, module: str, name: str) -> Optional[RemovedApiUser]:
+        """The ``removed_api_users`` row of ``dist``'s use of what a Python release removed
+        (``module``, or its ``name``; empty where the whole module), or None."""
+        # The rows name distributions by their PEP 503 names.
+        wanted = (re.sub(r"[-_.]+", "-", dist).lower(), module, name)
+        return next(
+            (
+                u
+                for u in self.removed_api_users
+                if u.python and (u.dist, u.module, u.name) == wanted
+            ),
+            None,
+        )
+
     def release_of(self, dist: str) -> str:
         """The release distribution ``dist`` is the nightly build of, else ``dist`` itself."""
         return self.nightlies.get(dist, dist)

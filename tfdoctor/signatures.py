@@ -260,10 +260,10 @@ GROUPS = frozenset(
 #: refusal of its module as the module missing, and no line in Windows' own words (the refusal
 #: shown: its line reads the reason); ``outside-traceback``, a line that is no traceback's exception
 #: line (words quoted in prose), where a traceback's reading answers its own, its frames showing
-#: whose code raised it; ``loader-reason-not-python``, no traceback under the line whose
-#: exception is Python's own import failing on a module by name (``No module named 'imp'``,
-#: not TensorFlow's own extension module): TensorFlow's loader printed its words over that
-#: reason, which the traceback's reading names.
+#: whose code raised it; ``loader-reason-not-python``, no traceback of TensorFlow's loader
+#: failing on a standard module a Python release removed (``No module named 'imp'``, on a
+#: Python not shown older than the removal): TensorFlow's loader printed its words over that
+#: reason, which the removed module's reading names.
 NEEDS = frozenset(
     {
         "loader-reason-not-python",

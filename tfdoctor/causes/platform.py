@@ -826,8 +826,7 @@ def beyond_avx_build(dist: str) -> bool:
     (tensorflow/core/platform/cpu_feature_guard.cc). tensorflow-directml, a vendor's or a
     community's build may be compiled for more."""
     name = normalize_name(dist)
-    # tensorflow-macos installs the TensorFlow project's own wheels on Intel Macs.
-    return name not in {*MATRIX_DISTRIBUTIONS, *NIGHTLY_DISTRIBUTIONS, "tensorflow-macos"}
+    return name not in MATRIX_DISTRIBUTIONS and name not in NIGHTLY_DISTRIBUTIONS
 
 
 def cpu_beyond_avx_fix(m: Machine, missing: Sequence[str], tf: PackageFacts) -> Fix:

@@ -568,14 +568,15 @@ def _framework_memory_fix(m: Machine, failed: str) -> Fix:
             f"it uses. {others}",
             (*set_env(m, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false")), "nvidia-smi"),
         )
-    # PyTorch's own out-of-memory message advises expandable segments where much of what it
-    # reserved is unallocated (fragmentation); emptying its cache frees memory for others,
-    # not for PyTorch (https://pytorch.org/docs/stable/notes/cuda.html#memory-management).
+    # PyTorch's own out-of-memory message advises an allocator option where much of what it
+    # reserved is unallocated (fragmentation): expandable_segments:True in the releases whose
+    # message names it, max_split_size_mb in older ones; emptying its cache frees memory for
+    # others, not for PyTorch (https://pytorch.org/docs/stable/notes/cuda.html).
     return Fix(
         f"{failed} could not allocate on the GPU. Where its message says much memory is "
-        "reserved by PyTorch but unallocated, set "
-        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before it starts, as PyTorch's own "
-        f"message advises against fragmentation. {others}",
+        "reserved by PyTorch but unallocated, set PYTORCH_CUDA_ALLOC_CONF to the option that "
+        "message names (expandable_segments:True, or max_split_size_mb in older releases) "
+        f"before it starts, against fragmentation. {others}",
         ("nvidia-smi",),
     )
 

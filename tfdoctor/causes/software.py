@@ -6428,6 +6428,14 @@ def jax_cuda_line(m: Machine, jaxlib_version: str) -> Optional[str]:
     return None
 
 
+def jax_rocm_build(m: Machine, jaxlib_version: str) -> bool:
+    """Whether a ROCm (AMD GPU) build of jaxlib is what is installed: its version's local tag
+    (``+rocm610``), or a ROCm plugin the package listing holds."""
+    return bool(_JAX_ROCM.search(jaxlib_version)) or any(
+        _JAX_ROCM.match(normalize_name(p.name)) for p in m.facts.packages or ()
+    )
+
+
 def jax_floor_fix(m: Machine, floor: str, lead: str) -> Fix:
     """jax and jaxlib of one release at ``floor`` or later (``lead``: the words before, what
     needs that release), the way JAX was installed: its CUDA extra where the machine shows a
@@ -6444,14 +6452,27 @@ def jax_floor_fix(m: Machine, floor: str, lead: str) -> Fix:
             f"{how}; conda installed them here, so from conda-forge.",
             m.conda_install(f"jax>={floor}", f"jaxlib>={floor}", channel="conda-forge"),
         )
-    cuda = jax_cuda_line(m, "")
+    jaxlib = m.facts.package("jaxlib")
+    version = jaxlib.version if jaxlib is not None else ""
+    if jax_rocm_build(m, version):
+        return Fix(
+            f"{how}; a ROCm (AMD GPU) build is installed, so jax and the ROCm build of that "
+            "release together, as JAX's install page says for AMD GPUs. No command is given: "
+            "the `cpu` extra and PyPI's jaxlib alone are the CPU build."
+        )
+    cuda = jax_cuda_line(m, version)
     if cuda in _JAX_CUDA_EXTRAS:
         return Fix(
             f"{how}; with the CUDA extra, so that the GPU build stays.",
             m.pip_install(f"jax[cuda{cuda}]>={floor}"),
         )
-    jaxlib = m.facts.package("jaxlib")
-    if cuda is None and jaxlib is not None and jaxlib.version:
+    if cuda is not None:
+        return Fix(
+            f"{how}; a CUDA {cuda} build is installed, which jax's current extras do not "
+            "install: jax and the CUDA jaxlib of that release from JAX's release index. No "
+            "command is given: PyPI's jaxlib is the CPU build."
+        )
+    if jaxlib is not None and version:
         return Fix(
             f"{how}; with the CPU extra, as the CPU build is installed.",
             m.pip_install(f"jax[cpu]>={floor}"),
@@ -6481,9 +6502,7 @@ def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:
             "jaxlib build, CPU or CUDA, that fits the environment), not with pip.",
             m.conda_install("jax", "jaxlib", channel="conda-forge"),
         )
-    if _JAX_ROCM.search(jaxlib_version) or any(
-        _JAX_ROCM.match(normalize_name(p.name)) for p in m.facts.packages or ()
-    ):
+    if jax_rocm_build(m, jaxlib_version):
         return Fix(
             f"jax refuses jaxlib {jaxlib_version}, with a ROCm (AMD GPU) build installed: jax "
             "and jaxlib must be of one release. Install jax and the ROCm build of that same "

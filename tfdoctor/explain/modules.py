@@ -209,7 +209,7 @@ def _keras_backend_missing(tb: Traceback, module: str, m: Machine) -> Optional[F
 
 
 #: An import statement's first package (``from ai_edge_litert.x import Y``: ai_edge_litert).
-_IMPORTED = re.compile(r"^\s*(?:from|import)\s+(?P<package>[A-Za-z_]\w*)")
+IMPORT_STATEMENT = re.compile(r"^\s*(?:from|import)\s+(?P<package>[A-Za-z_]\w*)")
 
 
 def _other_requirer(tb: Traceback, missing: str) -> Optional[str]:
@@ -226,7 +226,7 @@ def _other_requirer(tb: Traceback, missing: str) -> Optional[str]:
     if others:
         return others[0]
     last = tb.frames[-1].code if tb.frames else tb.statement
-    match = _IMPORTED.match(last or "")
+    match = IMPORT_STATEMENT.match(last or "")
     dist = distribution_of(match.group("package")) if match is not None else None
     if dist is None or normalize_name(dist) in (*TF_DISTRIBUTIONS, normalize_name(missing)):
         return None
@@ -976,14 +976,8 @@ def _removed_from_python(
         )
     # The module table's row of this distribution's use, where it has one: its first release
     # without it (check reads the same row from the installed versions).
-    fixed_in = next(
-        (
-            u.fixed_in
-            for u in modules().removed_api_users
-            if u.python and u.dist == who and (u.module, u.name) == (module, name)
-        ),
-        "",
-    )
+    row = modules().python_removal_user(who, module, name) if who else None
+    fixed_in = row.fixed_in if row is not None else ""
     return causes.finding(
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
@@ -1019,10 +1013,11 @@ def _import_reached(frames: Sequence[Frame], module: str) -> Optional[str]:
     TensorFlow (its own release is another reading)."""
     if not frames:
         return None
-    found = _IMPORTED.match(frames[-1].code)
+    found = IMPORT_STATEMENT.match(frames[-1].code)
     top = found.group("package") if found is not None else ""
-    if not top or top == module.split(".", 1)[0] or top in stdlib_modules():
+    if not top or top == module.split(".", 1)[0]:
         return None
+    # The module table names no standard module's distribution: a standard import is none.
     dist = distribution_of(top)
     if dist is None or normalize_name(dist) in TF_DISTRIBUTIONS:
         return None

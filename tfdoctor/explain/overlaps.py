@@ -8,13 +8,20 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.servers import server_frame
-from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, origin_of
+from tfdoctor.evidence.traceback import (
+    Frame,
+    Traceback,
+    installed_package,
+    origin_of,
+    path_python,
+)
 from tfdoctor.explain.common import _without, hits_by
 from tfdoctor.explain.native import _INSTALLED_PATH, _SYSTEM_LIBRARY
 from tfdoctor.explain.network import _pip_unreached_index
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding
+from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.signatures import FORKED, WINDOWS_WORDS
 
@@ -203,19 +210,19 @@ def _family_lines(hit: Hits) -> Optional[Hits]:
 _SERVER_SIGNS = (*_SERVER_FORK_SIGNS, "gevent-thread-local-weakref")
 
 
-#: A module Python could not find by name, as ModuleNotFoundError words it.
-_NO_MODULE = re.compile(r"^No module named '(?P<module>[\w.]+)'")
-
-
 def _python_import_reason(tb: Traceback) -> bool:
-    """Whether ``tb`` is Python's own import failing on a module by name, other than one of
-    TensorFlow's extension modules (``_pywrap_tensorflow_internal``, which TensorFlow 1's
-    loader reports where Windows refused its DLL): a reason of the interpreter's, not the
-    native loader's."""
-    if tb.type.rsplit(".", 1)[-1] != "ModuleNotFoundError":
+    """Whether ``tb`` is TensorFlow's loader (a frame of its pywrap_tensorflow) failing on a
+    standard module a Python release removed (``No module named 'imp'``), on a Python the
+    frames do not show older than the removal: the interpreter's reason, which the removed
+    module's reading names, not the native loader's."""
+    gone = tb.missing_module
+    if gone is None or not any("pywrap_tensorflow" in f.path for f in tb.frames):
         return False
-    named = _NO_MODULE.match(tb.message)
-    return named is not None and "pywrap" not in named.group("module")
+    row = modules().removed.get(gone.name)
+    if row is None:
+        return False
+    shown = {v for v in (path_python(f.path) for f in tb.frames) if v}
+    return len(shown) != 1 or version_key(shown.pop())[:2] >= version_key(row.removed_in)[:2]
 
 
 def _server_shown(evidence: Evidence) -> str:

@@ -76,7 +76,7 @@ from tfdoctor.explain.keras_versions import (
     keras_tensorflow_findings,
     keras_training_argument_findings,
 )
-from tfdoctor.explain.modules import TF_OWN, module_findings, tf_requires
+from tfdoctor.explain.modules import IMPORT_STATEMENT, TF_OWN, module_findings, tf_requires
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.keras_api import ArgumentAdded, keras_api
@@ -2679,21 +2679,20 @@ def _user_of(tb: Traceback, own: str, frames: Sequence[Frame] = ()) -> str:
     return (distribution_of(top) or top) if top else ""
 
 
-#: A frame's source line that is an import statement.
-_IMPORT_STATEMENT = re.compile(r"^\s*(?:from|import)\s+[A-Za-z_]")
-
-
 def _importer_of(frames: Sequence[Frame], own: str, user: str) -> str:
     """The installed library outermost on the import chain to ``user``'s code (distrax
     importing TensorFlow Probability's JAX substrate): the package the program imported,
     whose release decides which ``user`` it brings; empty where ``user``'s frame is the
-    outermost one importing. Only frames running an import statement count: a caller's frame
-    (IPython running a cell, a training loop's ``fit``) imports nothing."""
+    outermost one importing. Only frames of a module being imported count (its body,
+    ``<module>``, or a line that is an import statement): a caller's frame (IPython running a
+    cell, a training loop's ``fit``) imports nothing."""
     top = next(
         (
             top
             for top in (
-                installed_package(f.path) for f in frames if _IMPORT_STATEMENT.match(f.code)
+                installed_package(f.path)
+                for f in frames
+                if f.function == "<module>" or IMPORT_STATEMENT.match(f.code)
             )
             if top is not None and top != own
         ),
