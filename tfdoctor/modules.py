@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Optional, TypeVar
 
 from tfdoctor.records import Record, record
-from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
+from tfdoctor.yamldoc import (
+    SOURCE_ID,
+    DataSource,
+    NodeReader,
+    compose,
+    load_cached,
+    version_key,
+)
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -69,6 +76,11 @@ class RemovedModule(Record):
     def replacement(self, name: str = "") -> str:
         """What replaces ``name`` (the module itself where empty), as :attr:`use` says."""
         return self.use.replace("{name}", name)
+
+    def kept_by(self, python: Optional[str]) -> bool:
+        """Whether ``python`` (a version; None or empty where not known) still has it: a
+        release before :attr:`removed_in`."""
+        return bool(python) and version_key(str(python))[:2] < version_key(self.removed_in)[:2]
 
 
 @record

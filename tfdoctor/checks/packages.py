@@ -164,12 +164,12 @@ def _python_removal_user(
     before 2.8's vendored html5lib and collections.Mapping, gone in 3.10); None on an older
     Python, or where the Python is not known."""
     python = ctx.machine.python_version
-    if not python or version_key(python)[:2] < version_key(user.python)[:2]:
-        return None
     table = modules()
     what = f"{user.module}.{user.name}" if user.name else user.module
-    gone = table.removed_names.get(what) or table.removed.get(user.module)
-    use = gone.replacement(user.name) if gone is not None else ""
+    # The row resolved when the table was read: one of removed_from_python's.
+    gone = table.removed_names.get(what) or table.removed[user.module]
+    if not python or gone.kept_by(python):
+        return None
     return causes.finding(
         "packages.removed-api",
         Severity.ERROR,
@@ -181,7 +181,7 @@ def _python_removal_user(
             ctx.machine,
             user.module,
             user.python,
-            use,
+            gone.replacement(user.name),
             pkg.name,
             True,
             user.name,

@@ -912,8 +912,7 @@ def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]
     split = _distro_part(tb, module, gone.removed_in, m)
     if split is not None:
         return split
-    python = m.python_version
-    if python and version_key(python)[:2] < version_key(gone.removed_in)[:2]:
+    if gone.kept_by(m.python_version):
         return None  # the Python the log shows still has it: not this
     return _removed_from_python(tb, top, "", gone, m)
 
@@ -936,8 +935,7 @@ def _removed_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     gone = modules().removed_names.get(f"{module}.{name}")
     if gone is None:
         return None
-    python = m.python_version or _frames_python(tb)
-    if python and version_key(python)[:2] < version_key(gone.removed_in)[:2]:
+    if gone.kept_by(m.python_version or _frames_python(tb)):
         return None  # a Python that still has it: the name is missing for another reason
     return _removed_from_python(tb, module, name, gone, m)
 

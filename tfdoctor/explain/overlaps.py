@@ -21,7 +21,6 @@ from tfdoctor.explain.network import _pip_unreached_index
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding
-from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.signatures import FORKED, WINDOWS_WORDS
 
@@ -222,7 +221,7 @@ def _python_import_reason(tb: Traceback) -> bool:
     if row is None:
         return False
     shown = {v for v in (path_python(f.path) for f in tb.frames) if v}
-    return len(shown) != 1 or version_key(shown.pop())[:2] >= version_key(row.removed_in)[:2]
+    return not row.kept_by(shown.pop() if len(shown) == 1 else None)
 
 
 def _server_shown(evidence: Evidence) -> str:
