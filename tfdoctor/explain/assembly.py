@@ -81,6 +81,7 @@ from tfdoctor.explain.libraries import (
     _other_library_candidate,
     _settle_dnn_not_found,
     _unnamed_library_severity,
+    _unnamed_op_library_candidate,
     _windows_gpu_archive,
 )
 from tfdoctor.explain.modules import requested_findings
@@ -1043,6 +1044,7 @@ def explain(
         import_crash_candidate(findings, machine, revealed),
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
+        _unnamed_op_library_candidate(findings, by_cause, revealed),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),
         _nightly_gpu_build(evidence, by_cause, findings, machine),
         _kernel_kept_release(evidence, revealed),

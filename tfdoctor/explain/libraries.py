@@ -193,6 +193,46 @@ def _custom_op_unresolved(
     )
 
 
+#: The companion reading's signature for an op library's missing TensorFlow symbol printed
+#: without the library's path (signatures.yaml): the words name no library.
+_BARE_OP_SYMBOL = "op-undefined-symbol-bare"
+
+
+def _unnamed_op_library_candidate(
+    findings: Mapping[str, Finding], by_cause: Mapping[str, Sequence[Hits]], r: Revealed
+) -> Optional[Finding]:
+    """An op library's missing TensorFlow symbol where the log names neither the library nor
+    the code that loaded it (no path, no frame calling ``tf.load_op_library``): an add-on's
+    library built for another TensorFlow is the reading above, and a project's own op library,
+    compiled against another TensorFlow or with other flags (tf.sysconfig's), the other
+    candidate, with its own way out. The same words come from both
+    (tensorflow/core/framework/load_library.cc returns dlopen's error for either)."""
+    found = findings.get(f"explain.{causes.software.COMPANION_MISMATCH}")
+    hits = by_cause.get(causes.software.COMPANION_MISMATCH, ())
+    if (
+        found is None
+        or found.severity.rank < Severity.WARNING.rank
+        or not hits
+        or any(h.signature.id != _BARE_OP_SYMBOL for h in hits)
+        or r.op_loader is not None
+        or f"explain.{causes.software.CUSTOM_OP_BUILD_MISMATCH}" in findings
+    ):
+        return None
+    symbol = group(hits, "symbol") or ""
+    return causes.finding(
+        f"explain.{causes.software.CUSTOM_OP_BUILD_MISMATCH}",
+        Severity.WARNING,
+        causes.software.CUSTOM_OP_BUILD_MISMATCH,
+        "Or: the op library is the project's own build, compiled against another TensorFlow "
+        "or with other flags (the other candidate)",
+        f"The log names neither the op library missing {symbol} nor the code that loaded it: "
+        "an installed add-on's library (the reading above) and one a project compiled itself "
+        "(a Makefile or setup.py with TensorFlow's include and link flags) fail with the same "
+        "words.",
+        causes.software.custom_op_fix("", symbol, r.tf_version),
+    )
+
+
 def _missing_left_open(
     findings: Mapping[str, Finding], m: Machine, r: Revealed, other: causes.CauseId
 ) -> bool:
