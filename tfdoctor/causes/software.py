@@ -4371,6 +4371,18 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
     )
 
 
+def companion_keras_fix(m: Machine, name: str, version: str, keras: str) -> Fix:
+    """A companion (or a library built on TensorFlow) ``name`` ``version`` whose release's
+    code works with the standalone Keras ``keras`` only (the companion table's row), beside a
+    keras outside it: that Keras, or the library's release written for the installed one."""
+    return install_fix(
+        m,
+        f"Install a keras that {name} {version}'s code works with (keras{keras}), or a "
+        f"release of {name} written for the installed Keras.",
+        f"keras{keras}",
+    )
+
+
 def companion_fix(
     m: Machine,
     name: Optional[str],

@@ -1156,13 +1156,7 @@ def _companions_off_keras(ctx: CheckContext) -> Iterator[Finding]:
             f"table, from {urls}), which its project narrowed to after Keras' API changes: with "
             "this Keras what it builds on Keras can fail, and neither "
             "pip nor `pip check` reports it.",
-            causes.common.install_fix(
-                m,
-                f"Install a keras that {comp.name} {comp.version}'s code works with "
-                f"(keras{own.keras}), or a release of {comp.name} written for the installed "
-                "Keras.",
-                f"keras{own.keras}",
-            ),
+            causes.software.companion_keras_fix(m, comp.name, comp.version, own.keras),
         )
 
 

@@ -265,6 +265,7 @@ def package_findings(
         listed_side_by_side(listed or {}, m),
         _listed_kerases(listed or {}, m),
         *_companions_off_table(m),
+        *_companions_off_keras(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(f for tb in tracebacks for f in _foreign_layer_findings(tb, m, legacy_keras)),
         keras2_code_on_keras3(tracebacks, loose, m),
@@ -1904,6 +1905,29 @@ def _companions_off_table(m: Machine) -> Iterator[Finding]:
             "with the TensorFlow it was built for: its compiled ops miss symbols, its Python "
             "code calls what is not there.",
             fix,
+        )
+
+
+def _companions_off_keras(m: Machine) -> Iterator[Finding]:
+    """The libraries the log shows installed (a listing, pip's words) at a release whose row
+    in the companion table names the standalone Keras its code works with, beside a keras the
+    log shows outside it: ``check``'s question (:attr:`Machine.companions_off_keras`) asked of
+    what the log holds. A warning: the log shows the pair, not that it is what failed."""
+    keras = m.facts.package("keras")
+    if keras is None:
+        return
+    for comp, own in m.companions_off_keras:
+        yield causes.finding(
+            "explain.companion-mismatch",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"{comp.name} {comp.version} is written for keras{own.keras}, beside keras "
+            f"{keras.version}",
+            f"The log shows {comp.name} {comp.version} and keras {keras.version} installed "
+            f"together; the companion table ({', '.join(m.companion_urls(comp.name, own))}) "
+            f"pairs its release {own.release} with keras{own.keras}: what it builds on Keras "
+            "can fail with another Keras, though its metadata may admit it.",
+            causes.software.companion_keras_fix(m, comp.name, comp.version, own.keras),
         )
 
 
