@@ -5601,6 +5601,41 @@ def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
     )
 
 
+#: The gcc release a TensorFlow build was compiled with, as its framework library records it
+#: (GCC's ".comment" strings, ``GCC: (...) X.Y.Z``): what DALI's plugin install reads
+#: (dali_tf_plugin_utils.py, get_tf_compiler_version), by a command that runs on any release.
+TF_GCC_COMMAND: Final = (
+    'python -c "import glob, os, re, tensorflow as tf; print(sorted(set(m.group(0).decode() '
+    "for f in glob.glob(os.path.join(tf.sysconfig.get_lib(), 'libtensorflow_framework*')) "
+    "for m in re.finditer(rb'GCC: [(][^)]*[)] [0-9.]+', open(f, 'rb').read()))))\""
+)
+
+
+def dali_plugin_fix(m: Machine) -> Fix:
+    """DALI's TensorFlow plugin with no library that loads into the installed TensorFlow:
+    installed again with this TensorFlow in place, where its install picks a prebuilt library
+    by the gcc release TensorFlow was built with or compiles one with the machine's g++, which
+    must fit that release."""
+    # dali_tf_plugin/dali_tf_plugin_install_tool.py (InstallerHelper): a prebuilt plugin only
+    # where the gcc TensorFlow was built with has prebuilt ones; else it compiles with $CXX or
+    # g++ where that g++ is TensorFlow's release, or both are 5 or later, else g++-<release>,
+    # else it stops ("conda install gxx_linux-64==<release>" in a conda environment).
+    return Fix(
+        "DALI's TensorFlow plugin (the nvidia-dali-tf-plugin distribution, named with DALI's "
+        "CUDA flavour: nvidia-dali-tf-plugin-cudaXXX) has no library that loads into the "
+        "installed TensorFlow: its install picks a prebuilt library by the gcc release "
+        "TensorFlow was built with, or compiles one with the machine's g++ (or $CXX) against "
+        "the TensorFlow present then. Install it again with this TensorFlow in place, without "
+        "pip's cache, under the same name `pip list` shows (pip install --no-cache-dir "
+        "--force-reinstall nvidia-dali-tf-plugin-cudaXXX, at the nvidia-dali release "
+        "installed); where it compiles, the g++ must be the gcc release this TensorFlow was "
+        "built with, or 5 or later for a TensorFlow built with 5 or later (a conda "
+        "TensorFlow's may differ from PyPI's): the commands print both, and in a conda "
+        "environment `conda install gxx_linux-64==<that release>` provides it.",
+        (*m.pip("list"), "g++ --version", TF_GCC_COMMAND),
+    )
+
+
 def deepmd_rebuild_fix(
     m: Machine, built: Optional[str], runtime: Optional[str], built_abi: Optional[str]
 ) -> Fix:

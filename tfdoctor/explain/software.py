@@ -586,6 +586,10 @@ _C_API_MISSING = frozenset(
 )
 
 
+#: DALI's TensorFlow plugin refusing every library it has, or the loader refusing one of them.
+_DALI_PLUGIN = frozenset({"dali-tf-plugin-unmatched", "dali-tf-plugin-library-refused"})
+
+
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if all(h.signature.id == "filesystem-scheme-unregistered" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.filesystem_plugin_fix(
@@ -625,6 +629,8 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.deepmd_rebuild_fix(
             m, group(hits, "required"), group(hits, "tf_version"), group(hits, "flag")
         )
+    if any(h.signature.id in _DALI_PLUGIN for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.dali_plugin_fix(m)
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
             m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"
