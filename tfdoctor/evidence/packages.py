@@ -1530,6 +1530,38 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
     return out
 
 
+#: A line of pip's "Successfully installed" items alone (``name-version``: a release starts
+#: with a digit), indented: the list's continuation where a paste wrapped pip's one line.
+_WRAPPED_ITEMS = re.compile(r"[ \t]+(?:[A-Za-z0-9][\w.-]*-\d[\w.+!]*[ \t]*)+")
+
+
+def read_installed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[str, str]:
+    """The releases pip's "Successfully installed" lists in ``text`` give the distributions a
+    listing is read for (:func:`read_listed_versions`: TensorFlow's, Keras', and the
+    ``companions``), the first of each, names as pip normalises them; a list a paste wrapped
+    over indented lines of items is read whole. pip printed what it put in the environment
+    (commands/install.py: "Successfully installed %s", each item ``name-version``)."""
+    if "Successfully installed" not in text:
+        return {}
+    _, named = _listing(companions)
+    out: dict[str, str] = {}
+    for match in _INSTALLED_LIST.finditer(text):
+        listed = [match.group("list")]
+        end = match.end()
+        while end < len(text) and text[end] == "\n":
+            line_end = text.find("\n", end + 1)
+            line_end = len(text) if line_end < 0 else line_end
+            line = text[end + 1 : line_end].rstrip("\r")
+            if not _WRAPPED_ITEMS.fullmatch(line):
+                break
+            listed.append(line)
+            end = line_end
+        for name, version, _ in _listed_items(" ".join(listed)):
+            if named.fullmatch(name) and _LISTED_VERSION.fullmatch(version):
+                out.setdefault(normalize_name(name), version)
+    return out
+
+
 def _conda_listed(text: str, companions: tuple[str, ...]) -> dict[str, str]:
     """The versions the rows of a ``conda list`` (under its header: evidence.conda's
     listed_rows) give the ``companions`` installed there, by pip (channel ``pypi``) or from a

@@ -75,6 +75,7 @@ from tfdoctor.evidence.packages import (
     read_echoed_versions,
     read_import_checks,
     read_install_requests,
+    read_installed_versions,
     read_kernel_installs,
     read_listed_versions,
     read_numpy_builds,
@@ -592,6 +593,8 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             evidence.listed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text, _companion_names()).items():
         evidence.listed.setdefault(dist, listed)
+    for dist, installed in read_installed_versions(text, _companion_names()).items():
+        evidence.listed.setdefault(dist, installed)
     for dist, version in read_shown_packages(text).items():
         evidence.shown.setdefault(dist, version)
     if evidence.tf_logged_at is None:
