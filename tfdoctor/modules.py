@@ -227,6 +227,10 @@ class Modules(Record):
     native_libraries: Mapping[str, NativeLibrary] = dataclasses.field(default_factory=dict)
     #: The releases whose code uses what a row of ``removed_from_dist`` removed.
     removed_api_users: tuple[RemovedApiUser, ...] = ()
+    #: Top-level folders that several distributions share as namespace packages (PEP 420:
+    #: no ``__init__.py`` of their own), ``nvidia``, ``google``: an installed file's package
+    #: is named with the folder below (``nvidia.dali_tf_plugin``), not by the root alone.
+    namespaces: frozenset[str] = frozenset()
 
     def python_removal_user(self, dist: str, module: str, name: str) -> Optional[RemovedApiUser]:
         """The ``removed_api_users`` row of ``dist``'s use of what a Python release removed
@@ -328,6 +332,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "nightlies",
             "native_libraries",
             "removed_api_users",
+            "namespaces",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -393,6 +398,12 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         nightlies,
         _native_libraries(reader, top, sources),
         _removed_api_users(reader, top, sources, removed_from_dist, from_python),
+        frozenset(
+            name
+            for _, name, _, _ in _sourced_rows(
+                reader, top, "namespaces", "root", (), (), module, sources
+            )
+        ),
     )
 
 

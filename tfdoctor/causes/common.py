@@ -141,6 +141,8 @@ def owner_of_package_command(top: str, folded: bool = False) -> str:
     a setup.py install's is the egg-info's ``installed-files.txt`` (paths relative to that
     folder, ``../top/...``). The folder's name is the distribution's name and version."""
     line = "l.lower()" if folded else "l"
+    # A namespace package's subpackage (nvidia.dali_tf_plugin) lies in its folder below the root.
+    top = top.replace(".", "/")
     return (
         'python -c "import glob, os, sys; print(sorted(set(os.path.basename(os.path.dirname(r)) '
         f"{_INFO_FILES} "

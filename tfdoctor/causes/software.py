@@ -1112,29 +1112,39 @@ def unrecognised_distribution_fix(
     )
 
 
-def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
+def library_release_fix(
+    m: Machine, dist: str, known: bool = True, module: Optional[str] = None
+) -> Fix:
     """An installed library (``dist``) whose own code asks TensorFlow or Keras for what the
     installed release lacks: its release for the installed one, or the TensorFlow it was
     written for. ``known``:
     ``dist`` is a distribution's name, not only an import name as pip normalises it (then
-    what to upgrade is found first: no command installs a name PyPI may give another)."""
+    what to upgrade is found first: no command installs a name PyPI may give another).
+    ``module``: the import package its file lies in where a namespace root's subpackage
+    (``nvidia.dali``), whose root no distribution is named after."""
     if not known:
         # Not a distribution's name: the import package's name as pip normalises it
         # (explain.packages.library_dist), hyphens for its underscores, in lower case. The
         # folder its files lie in, which the last command looks for, is the import name
         # (keras_contrib/): an import name has no hyphen (Python's grammar), so the
         # underscores come back, but not its case (GraphKit/), which the look-up folds.
-        module = dist.replace("-", "_")
+        nested = module is not None and "." in module
+        folder = module if module is not None and nested else dist.replace("-", "_")
+        asked = (
+            "the last command prints it"
+            if nested
+            else f"pip show {dist} shows it where it has that name; the last command prints "
+            "it whatever its name"
+        )
         return Fix(
-            f"The code of {package_named(module)} does not fit the installed TensorFlow or "
-            f"Keras. Find the distribution that installed it (pip show {dist} shows it where "
-            "it has that name; the last command prints it whatever its name) and upgrade it to "
+            f"The code of {package_named(folder)} does not fit the installed TensorFlow or "
+            f"Keras. Find the distribution that installed it ({asked}) and upgrade it to "
             "a release made for them, or install the TensorFlow (and Keras) it was written "
             "for; where it is your own code installed into site-packages, update its imports "
             "and reinstall it.",
             (
-                *m.pip(f"show {dist} tensorflow keras"),
-                owner_of_package_command(module, folded=True),
+                *m.pip(f"show {'' if nested else f'{dist} '}tensorflow keras"),
+                owner_of_package_command(folder, folded=True),
             ),
         )
     installed = m.facts.package(dist)

@@ -1694,6 +1694,24 @@ def installed_package(path: str) -> Optional[str]:
     return first[:-3] if first.endswith(".py") else first
 
 
+def installed_namespaced(path: str) -> Optional[str]:
+    """:func:`installed_package` of an installed file, with the folder below it where that is
+    a namespace root several distributions share (the module table's ``namespaces``:
+    ``.../site-packages/nvidia/dali_tf_plugin/libdali_tf_2_9.so`` -> ``nvidia.dali_tf_plugin``,
+    ``.../google/cloud/storage/x.py`` -> ``google.cloud.storage``); None outside
+    site-packages."""
+    top = installed_package(path)
+    roots = modules().namespaces
+    if top is None or top not in roots:
+        return top
+    parts = _past_site(path)
+    depth = 1
+    # A namespace may hold another (google.cloud under google): each level names one more.
+    while top in roots and depth < len(parts) - 1 and parts[depth].isidentifier():
+        top, depth = f"{top}.{parts[depth]}", depth + 1
+    return top
+
+
 def library_dist(top: str, path: str = "") -> str:
     """The distribution that installs the import package ``top``: the project an egg's folder
     names where ``path`` (the frame's file) lies in one (setuptools names the folder after the

@@ -50,6 +50,7 @@ from tfdoctor.evidence.traceback import (
     failing_package,
     failures,
     imported_package,
+    installed_namespaced,
     installed_package,
     keras_own_missing,
     library_dist,
@@ -2108,8 +2109,16 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
     ``raised`` the exception's place and that file; a warning it printed is a warning."""
     if check.path and not raised:
         raised = f"{check.path} warned"
-    fix = library_fix(m, check.dist) if raised else causes.software.companion_fix(m, check.dist)
-    asked = f"{check.dist} asks for TensorFlow {check.spec}" if check.spec else ""
+    # The import package its file lies in, below a namespace root where it is one's
+    # (nvidia.dali): the root alone ("nvidia") names no package.
+    found = installed_namespaced(check.path) if check.path else None
+    module = found if found is not None and "." in found else None
+    fix = (
+        library_fix(m, check.dist, module)
+        if raised
+        else causes.software.companion_fix(m, check.dist)
+    )
+    asked = f"{module or check.dist} asks for TensorFlow {check.spec}" if check.spec else ""
     refused = f"TensorFlow {check.found} is installed" if check.found else ""
     if asked or refused:
         fix = Fix(f"{'; '.join(x for x in (asked, refused) if x)}. {fix.text}", fix.commands)
@@ -2117,7 +2126,7 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
     who = (
         check.dist
         if not raised or known_distribution(check.dist)
-        else f"The package of `{check.dist.replace('-', '_')}`"
+        else f"The package of `{module or check.dist.replace('-', '_')}`"
     )
     said = (
         f"{raised}: {check.message}\nThe library whose code "
@@ -4453,7 +4462,7 @@ def internal_caller_fix(m: Machine, user: str) -> tuple[causes.CauseId, Fix]:
     return causes.software.COMPANION_MISMATCH, library_fix(m, user)
 
 
-def library_fix(m: Machine, dist: str) -> Fix:
+def library_fix(m: Machine, dist: str, module: Optional[str] = None) -> Fix:
     """The fix of ``dist``'s code asking TensorFlow for what the installed one lacks: a
     companion's release for this TensorFlow (the companion table); for a library built on
     TensorFlow but not released with it (Transformers), whose releases no table pairs with
@@ -4462,7 +4471,7 @@ def library_fix(m: Machine, dist: str) -> Fix:
         # A distribution the log shows installed by that name (a listing, an egg's folder) is
         # the one to upgrade, whether or not the module table names it.
         known = known_distribution(dist) or m.facts.package(dist) is not None
-        return causes.software.library_release_fix(m, dist, known=known)
+        return causes.software.library_release_fix(m, dist, known=known, module=module)
     return causes.software.companion_fix(m, dist)
 
 

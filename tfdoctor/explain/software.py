@@ -14,6 +14,7 @@ from tfdoctor.evidence.packages import plugin_dist
 from tfdoctor.evidence.traceback import (
     Traceback,
     file_owner,
+    installed_namespaced,
     installed_package,
     loose_frames,
     origin_of,
@@ -655,7 +656,8 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         if op
         else ""
     )
-    top = next((t for t in map(installed_package, libraries) if t), None)
+    # A namespace root's library is named by the folder below it (nvidia.dali_tf_plugin).
+    top = next((t for t in map(installed_namespaced, libraries) if t), None)
     symbol = group(hits, "symbol") or ""
     loader = _package_loader(libraries, r.op_loader)
     if not dist and top is None and loader is not None:
@@ -683,7 +685,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     fix = causes.software.companion_fix(m, dist or None, abi=abi)
     if not dist and top is not None:
         # No distribution the table knows: the directory it is installed in names the add-on.
-        shown = next((x for x in libraries if installed_package(x) == top), None) or next(
+        shown = next((x for x in libraries if installed_namespaced(x) == top), None) or next(
             iter(libraries), r.op_loader
         )
         fix = Fix(
