@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import CANDIDATE, explained, finding_of, fix_text, problem_causes, top_error
+from tfdoctor.evidence.packages import read_installed_versions
+from tfdoctor.evidence.traceback import installed_namespaced
 from tfdoctor.findings import Severity
 
 COMPANION = "companion-mismatch"
@@ -104,7 +106,7 @@ def test_dalis_plugin_is_installed_again_with_the_gcc_tensorflow_was_built_with(
 def test_dalis_plugin_install_that_picked_a_prebuilt_library_is_no_problem() -> None:
     text = (
         "Checking build environment for DALI TF plugin ...\n"
-        " Using compiler:                       \"g++\", version 9.4\n"
+        ' Using compiler:                       "g++", version 9.4\n'
         " TF version installed:                 2.9\n"
         " g++ version used to compile TF:       9.3\n"
         " Can install prebuilt plugin?          Yes\n"
@@ -141,3 +143,152 @@ def test_a_listed_library_beside_the_keras_it_was_written_for_is_not_read() -> N
     text = "$ pip list\nKeras        2.2.4\nstellargraph 0.7.1\ntensorflow   1.14.0\n" + _GCN_FAILS
     found = finding_of(explained(text), COMPANION)
     assert found is None or "keras<2.2.5" not in fix_text(found)
+
+
+# --- pip's own list of what it installed -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Successfully installed Keras-2.3.0 numpy-1.17.2 stellargraph-0.7.1 "
+            "tensorflow-1.14.0\n",
+            {"keras": "2.3.0", "stellargraph": "0.7.1", "tensorflow": "1.14.0"},
+        ),
+        # A paste that wrapped pip's one line over indented lines of items.
+        (
+            "  Successfully installed absl-py-0.8.0 h5py-2.10.0 keras-2.3.0\n"
+            "    keras-applications-1.0.8 networkx-2.3 stellargraph-0.7.1\n"
+            "    tensorboard-1.14.0 tensorflow-1.14.0 wrapt-1.11.2\n"
+            "Using GCN (local pooling) filters...\n"
+            "    tensorflow-2.0.0\n",
+            {
+                "keras": "2.3.0",
+                "stellargraph": "0.7.1",
+                "tensorboard": "1.14.0",
+                "tensorflow": "1.14.0",
+            },
+        ),
+    ],
+    ids=["one-line", "wrapped"],
+)
+def test_pips_installed_list_gives_the_releases_a_listing_would(
+    text: str, expected: dict[str, str]
+) -> None:
+    assert read_installed_versions(text, ("stellargraph", "tfx-bsl")) == expected
+
+
+def test_pips_installed_list_pairs_a_library_with_the_keras_it_installed() -> None:
+    text = (
+        "$ pip install stellargraph\n"
+        "Successfully installed gensim-3.8.0 keras-2.3.0 keras-applications-1.0.8\n"
+        "   stellargraph-0.7.1 tensorflow-1.14.0\n" + _GCN_FAILS
+    )
+    found = finding_of(explained(text), COMPANION)
+    assert found is not None and "keras<2.2.5,>=2.2.3" in fix_text(found)
+
+
+def test_pips_installed_list_pairs_a_companion_with_another_tensorflow() -> None:
+    text = (
+        "Successfully installed tensorflow-2.3.0 tfx-bsl-0.15.3\n"
+        "RuntimeError: the pipeline stopped\n"
+    )
+    found = finding_of(explained(text), COMPANION)
+    assert found is not None and found.severity is Severity.WARNING
+    assert "tfx-bsl==0.26.1" in fix_text(found)
+
+
+# --- packages under a namespace root several distributions share ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        (
+            "/v/lib/python3.10/site-packages/nvidia/dali_tf_plugin/libdali_tf_2_9.so",
+            "nvidia.dali_tf_plugin",
+        ),
+        ("/v/lib/python3.9/site-packages/google/cloud/storage/blob.py", "google.cloud.storage"),
+        ("/v/lib/python3.9/site-packages/google/protobuf/descriptor.py", "google.protobuf"),
+        ("/v/lib/python3.9/site-packages/tensorflow_text/python/ops/_ops.so", "tensorflow_text"),
+        ("/home/me/project/nvidia/ops.py", None),
+    ],
+    ids=["nvidia", "google-cloud", "google", "not-a-namespace", "not-installed"],
+)
+def test_a_namespace_roots_file_is_named_by_the_folder_below_it(
+    path: str, expected: str | None
+) -> None:
+    assert installed_namespaced(path) == expected
+
+
+def test_a_namespaced_librarys_own_refusal_names_its_subpackage() -> None:
+    site = "/srv/venv/lib/python3.9/site-packages"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "serve.py", line 3, in <module>\n'
+        "    from google.cloud import tfx_helpers\n"
+        f'  File "{site}/google/cloud/tfx_helpers/__init__.py", line 12, in <module>\n'
+        '    raise ImportError("tfx_helpers requires TensorFlow >= 2.11, found 2.8.0")\n'
+        "ImportError: tfx_helpers requires TensorFlow >= 2.11, found 2.8.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == COMPANION and "google.cloud.tfx_helpers" in top.summary
+    fix = fix_text(top)
+    assert "b'google/cloud/tfx_helpers/'" in fix and "pip show google " not in fix
+
+
+def test_a_namespaced_op_library_names_its_subpackage() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /opt/venv/lib/python3.10/"
+        "site-packages/nvidia/tf_fused_ops/_fused_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    top = top_error(explained(line + "\n"))
+    fix = fix_text(top)
+    assert top.cause == COMPANION and "`nvidia.tf_fused_ops`" in fix
+    assert "b'nvidia/tf_fused_ops/'" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Successfully installed tensorflow-2.15.0 tensorflow-text-2.15.0\n",
+        "  Successfully installed gensim-3.8.0 keras-2.2.4 networkx-2.3\n"
+        "    stellargraph-0.7.1 tensorflow-1.14.0\n"
+        "Epoch 1/200\n",
+    ],
+    ids=["text-of-its-line", "stellargraph-with-its-keras"],
+)
+def test_pips_installed_list_of_releases_that_fit_is_no_problem(text: str) -> None:
+    assert not problem_causes(explained(text))
+
+
+# --- add-ons' op libraries named by their folders ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "dist"),
+    [
+        # Decision Forests keeps its ops in a tensorflow/ folder of its own, which is not
+        # TensorFlow's (macOS 12's dyld words).
+        (
+            "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/me/venv/lib/"
+            "python3.11/site-packages/tensorflow_decision_forests/tensorflow/ops/inference/"
+            "inference.so, 0x0006): symbol not found in flat namespace '__ZN10tensorflow15"
+            "OpKernelContext21CtxFailureWithWarningEPKciRKN4absl12lts_202308026StatusE'",
+            "tensorflow-decision-forests",
+        ),
+        (
+            "tensorflow.python.framework.errors_impl.NotFoundError: /home/u/.local/lib/"
+            "python3.9/site-packages/tensorflow_recommenders_addons/dynamic_embedding/core/"
+            "_cuckoo_hashtable_ops.so: undefined symbol: _ZN10tensorflow12OpDefBuilder4AttrENSt7"
+            "__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+            "tensorflow-recommenders-addons",
+        ),
+    ],
+    ids=["tfdf-macos", "tfra-linux"],
+)
+def test_an_add_ons_op_library_names_its_distribution(line: str, dist: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == COMPANION and f"pip show tensorflow {dist}" in fix_text(top)
