@@ -748,6 +748,23 @@ def test_two_distributions_installing_the_keras_package_are_a_mixed_keras() -> N
     assert not [x for x in alone if "Two distributions" in x.summary]
 
 
+def test_a_library_written_for_an_older_standalone_keras_gets_that_keras() -> None:
+    # StellarGraph 0.7.1 declares keras>=2.2.4 with no bound; its code works with keras<2.2.5
+    # (the companion table's built_on row, from 0.7.2's setup.py): Keras 2.3.0 admitted by
+    # its metadata, not by its code. The same fix builder serves explain.
+    tf = f.pkg("tensorflow", "1.14.0", top_level=("tensorflow",))
+    graph = f.pkg("stellargraph", "0.7.1", "keras>=2.2.4", "tensorflow>=1.12")
+    found = [
+        x
+        for x in run_one("packages.pins", f.facts(packages=(tf, graph, f.pkg("keras", "2.3.0"))))
+        if x.cause == "companion-mismatch"
+    ]
+    assert len(found) == 1 and found[0].severity is Severity.WARNING
+    assert 'install "keras<2.2.5,>=2.2.3"' in _text(found[0])
+    fits = f.facts(packages=(tf, graph, f.pkg("keras", "2.2.4")))
+    assert not [x for x in run_one("packages.pins", fits) if x.cause == "companion-mismatch"]
+
+
 def test_keras_wheels_without_top_level_are_read_by_their_names() -> None:
     # keras' wheels carry no top_level.txt: the facts list no folders for them.
     tf = f.pkg("tensorflow", "2.12.1", "keras<2.13,>=2.12.0", top_level=("tensorflow",))
