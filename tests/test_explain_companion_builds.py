@@ -286,9 +286,28 @@ def test_pips_installed_list_of_releases_that_fit_is_no_problem(text: str) -> No
             "__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
             "tensorflow-recommenders-addons",
         ),
+        # A Python extension (not an op library) of a package built on TensorFlow, missing
+        # the abseil of the TensorFlow it was built against: its folder's name holds the
+        # word tensorflow, which is not TensorFlow's own folder.
+        (
+            "ImportError: /opt/venv/lib/python3.9/site-packages/tensorflow_data_validation/"
+            "pywrap/_tensorflow_data_validation_extension.so: undefined symbol: _ZN4absl12lts_"
+            "2021032416strings_internal17CatPiecesESt16initializer_listISt17basic_string_view"
+            "IcSt11char_traitsIcEEE",
+            "tensorflow-data-validation",
+        ),
     ],
-    ids=["tfdf-macos", "tfra-linux"],
+    ids=["tfdf-macos", "tfra-linux", "tfdv-extension-abseil"],
 )
 def test_an_add_ons_op_library_names_its_distribution(line: str, dist: str) -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == COMPANION and f"pip show tensorflow {dist}" in fix_text(top)
+
+
+def test_tensorflows_own_library_missing_a_symbol_stays_out_of_the_add_ons() -> None:
+    line = (
+        "ImportError: /opt/venv/lib/python3.10/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: _ZN4absl12lts_2023080212log_"
+        "internal10LogMessageD1Ev"
+    )
+    assert COMPANION not in problem_causes(explained(line + "\n"))
