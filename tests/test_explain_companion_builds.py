@@ -311,3 +311,32 @@ def test_tensorflows_own_library_missing_a_symbol_stays_out_of_the_add_ons() -> 
         "internal10LogMessageD1Ev"
     )
     assert COMPANION not in problem_causes(explained(line + "\n"))
+
+
+# --- a library's own floor on TensorFlow ------------------------------------------------------
+
+_SITE = "/opt/conda/lib/python3.10/site-packages"
+
+
+def test_a_librarys_floor_above_the_tensorflow_found_moves_tensorflow_not_the_library() -> None:
+    # A newer release of the library would ask for a newer TensorFlow still: the floor it
+    # states, or an older release of it, is the way out.
+    text = (
+        f'  File "{_SITE}/keras_nlp/src/version_utils.py", line 30, in <module>\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: KerasNLP requires TensorFlow 2.14 or later; found TensorFlow 2.12.0.\n"
+    )
+    top = top_error(explained(text))
+    fix = fix_text(top)
+    assert top.cause == COMPANION and 'install "tensorflow>=2.14"' in fix
+    assert "--upgrade keras-nlp" not in fix
+
+
+def test_a_librarys_ceiling_below_the_tensorflow_found_keeps_the_librarys_release() -> None:
+    text = (
+        f'  File "{_SITE}/keras_nlp/src/version_utils.py", line 30, in <module>\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: KerasNLP requires TensorFlow < 2.16; found TensorFlow 2.17.0.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == COMPANION and "tensorflow>=" not in fix_text(top)

@@ -2118,6 +2118,19 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
         if raised
         else causes.software.companion_fix(m, check.dist)
     )
+    floor = _floor_above(check, m)
+    if raised and floor is not None and not paired_with_tensorflow(m, check.dist):
+        # A floor above the TensorFlow it found: this release of the library is newer than
+        # TensorFlow, so a newer one of it does not help; TensorFlow at the floor, or an older
+        # release of the library, does.
+        fix = causes.software.library_tf_check_fix(m, module or check.dist, floor, None)
+        if not known_distribution(check.dist):
+            # No distribution's name: which one installed its folder, for the older release.
+            folder = module or check.dist.replace("-", "_")
+            fix = Fix(
+                fix.text,
+                (*fix.commands, causes.common.owner_of_package_command(folder, folded=True)),
+            )
     asked = f"{module or check.dist} asks for TensorFlow {check.spec}" if check.spec else ""
     refused = f"TensorFlow {check.found} is installed" if check.found else ""
     if asked or refused:
@@ -2143,6 +2156,16 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
         said,
         fix,
     )
+
+
+def _floor_above(check: ImportCheck, m: Machine) -> Optional[str]:
+    """The release a library's own refusal states as its floor (``>=X`` alone), where the
+    TensorFlow it found (its words, else the one the log shows) is below it; else None."""
+    found = check.found or (m.tf.version if m.tf is not None else "")
+    spec = check.spec
+    if not spec.startswith(">=") or "," in spec or not found:
+        return None
+    return spec[2:] if spec_contains(found, spec) is False else None
 
 
 def library_verdict_findings(
