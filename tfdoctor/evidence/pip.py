@@ -445,6 +445,9 @@ _ARCHIVE = re.compile(
 # https://github.com/pypa/pip/blob/20.3/src/pip/_internal/utils/subprocess.py).
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 _BUILD_DIR = r"[/\\]pip-(?:install|build)-\w+[/\\](?P<{}>" + _NAME + r")[/\\]"
+#: A pip step's spinner ending in failure: on a terminal "... error", elsewhere ": finished
+#: with status 'error'" (the NonInteractiveSpinner's words).
+_SPINNER_ERROR = r"(?: \.\.\. error|: finished with status 'error')"
 _BUILD_FAILED = re.compile(
     r"Failed building wheel for (?P<one>" + _NAME + ")"
     r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
@@ -467,11 +470,17 @@ _BUILD_FAILED = re.compile(
     # runs each hook under a spinner named for it that ends "... error" where it failed
     # (utils/subprocess.py, runner_with_spinner_message; cli/spinners.py, open_spinner;
     # https://github.com/pypa/pip/blob/23.0/src/pip/_internal/utils/subprocess.py). They name
-    # no distribution: the archive downloaded before them is the one built.
-    r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\))"
-    r" \.\.\. error"
-    r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
-    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?: \.\.\. error| did not run successfully)"
+    # no distribution: the archive downloaded before them is the one built. Where pip's output
+    # is no terminal (CI, a Dockerfile's RUN, a notebook's !pip), open_spinner takes the
+    # NonInteractiveSpinner, which logs the same step as "<step>: started" then "<step>:
+    # finished with status 'error'" (cli/spinners.py, pip 10 on).
+    r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\)"
+    r"|Preparing wheel metadata)"
+    + _SPINNER_ERROR
+    + r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>"
+    + _NAME
+    + ")"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?:" + _SPINNER_ERROR + "| did not run successfully)"
     # pip 22's box where its `setup.py install` fallback failed too, the package after its
     # arrow (exceptions.py, LegacyInstallFailure, "legacy-install-failure";
     # https://github.com/pypa/pip/blob/22.3/src/pip/_internal/exceptions.py).
@@ -480,10 +489,23 @@ _BUILD_FAILED = re.compile(
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
     r"|failed with error code \d+ in \S{0,200}?"
     + _BUILD_DIR.format("code")
-    + r"|Preparing wheel metadata \.\.\. error"
-    r"|Command errored out with exit status \d+:[ \t]*\r?\n[ \t]*command: [^\n]{0,3000}\r?\n"
+    + r"|Command errored out with exit status \d+:[ \t]*\r?\n[ \t]*command: [^\n]{0,3000}\r?\n"
     r"[ \t]*cwd: \S{0,200}?[/\\]pip-(?:install|build)-\w+[/\\](?P<cwd>" + _NAME + r")"
     r"|Command errored out with exit status \d+: python setup\.py (?:egg_info|bdist_wheel)\b"
+    # Poetry's note below a build backend's failure (ChefBuildError from 1.4,
+    # IsolatedBuildBackendError later), the package and the release it built in its words:
+    # "... not a problem with poetry but with pyyaml (5.4.1) not supporting PEP 517 builds",
+    # from 1.8 "... but one of the following issues with pyyaml (5.4.1)"
+    # (src/poetry/installation/executor.py, _execute_operation;
+    # https://github.com/python-poetry/poetry/blob/1.8.0/src/poetry/installation/executor.py).
+    r"|likely not a problem with poetry but (?:with|one of the following issues with) "
+    r"(?P<poetry>" + _NAME + r") \((?P<poetry_version>\d[^)\s]{0,40})\)"
+    # uv's words for a build that failed, the release pinned in backticks: "Failed to build
+    # `numpy==1.19.5`" above "The build backend returned an error" (uv 0.5 on), before that
+    # "Failed to download and build `numpy==1.19.5`" and "Failed to build: `numpy==1.19.5`"
+    # (https://docs.astral.sh/uv/reference/troubleshooting/build-failures/). A project's own
+    # source (`name @ file:///...`) names no release, and is no dependency.
+    r"|Failed to (?:download and )?build:? `(?P<uv>" + _NAME + r")==(?P<uv_version>\d[^`\s]{0,40})`"
 )
 #: One of them is in every failure line _BUILD_FAILED reads: a block with none is skipped
 #: (long literals: a short one such as "build" is in TensorFlow's own CPU notice).
@@ -497,6 +519,11 @@ _BUILD_WORDS = (
     "failed with error code",
     "Command errored out with exit status",
     "Encountered error while trying to install package",
+    "finished with status 'error'",
+    "not a problem with poetry",
+    "Failed to build `",
+    "Failed to download and build `",
+    "Failed to build: `",
 )
 # setup.py's own output while it builds an extension package, which pip shows when the build
 # fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
@@ -604,6 +631,9 @@ class SourceBuild(Record):
     #: by name alone ("Collecting tfx", then its file "tfx-0.23.1-py3-none-any.whl"): pip
     #: picked that release itself. Empty where it was pinned, required or not shown.
     requirer_chosen: str = ""
+    #: The installer whose words report the build: ``pip``, ``poetry`` (its note below the
+    #: backend's error), ``uv`` (its "Failed to build `X==V`").
+    installer: str = "pip"
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -620,6 +650,9 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             for m in _ARCHIVE.finditer(text)
         ]
         found: list[tuple[int, str, str]] = []
+        # The release a failure's own words name (Poetry's), before any archive's.
+        releases: dict[str, str] = {}
+        installers: dict[str, str] = {}
         for match in _BUILD_FAILED.finditer(text) if failed else ():
             named = (
                 match.group("one")
@@ -628,6 +661,8 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 or match.group("arrowed")
                 or match.group("legacy")
                 or match.group("listed")
+                or match.group("poetry")
+                or match.group("uv")
                 or ""
             )
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
@@ -643,6 +678,10 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 before = [a for a in archives if a[0] < match.start()]
                 dists = [before[-1][1]] if before else []
             found.extend((match.end(), d, match.group(0).strip()) for d in dists)
+            for tool in ("poetry", "uv"):
+                if match.group(f"{tool}_version"):
+                    releases[dists[0]] = match.group(f"{tool}_version")
+                    installers[dists[0]] = tool
         if not found:
             found = _built_from_source(text)
         # Each distribution once: its first failure's words, judged from its last one (pip
@@ -654,7 +693,9 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 continue
             if _installed_after(text, last.pop(dist), dist):
                 continue  # pip before 23.1 fell back to `setup.py install`, which worked
-            version = next((v for _, d, v in reversed(archives) if d == dist), "")
+            version = releases.get(dist) or next(
+                (v for _, d, v in reversed(archives) if d == dist), ""
+            )
             folder = _BUILD_PYTHON.search(text)
             python = f"{folder.group(1)}.{folder.group(2)}" if folder else ""
             system = build_folder_system(text)
@@ -671,6 +712,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     _backtracked(text, dist),
                     requirer.dist if requirer is not None else "",
                     requirer.chosen if requirer is not None else "",
+                    installers.get(dist, "pip"),
                 )
             )
             if len(out) >= MAX_REFUSALS:
