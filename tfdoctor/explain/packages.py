@@ -90,7 +90,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import RemovedApi, distribution_of, modules
+from tfdoctor.modules import RemovedApi, StaleBuildScript, distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.scan.api import (
     KWARGS_MARK,
@@ -840,6 +840,9 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
             return _replaced_by_source(build, m, release)
         if build.backtracked:
             return _older_release_source(build, m, release)
+        stale = modules().stale_build_scripts.get(build.dist)
+        if stale is not None and stale.breaks(build.version):
+            return _stale_build_script(build, m, release, stale)
         fallback = _requires_python_fallback(build, m, release)
         if fallback is not None:
             return fallback
@@ -999,6 +1002,34 @@ def _older_release_source(build: SourceBuild, m: Machine, release: str) -> Findi
         "environment installs.",
         causes.platform.old_sdist_build_fix(m, build.dist, build.version),
         ("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
+    )
+
+
+def _stale_build_script(
+    build: SourceBuild, m: Machine, release: str, stale: StaleBuildScript
+) -> Finding:
+    """pip built a release whose build script the current build tools break (the module
+    table's ``stale_build_scripts``: PyYAML before 6.0.1 under Cython 3.0). pip builds a source
+    archive only where no wheel of the chosen release fits, and chooses an old release only
+    where a requirement's range asks for it, so the pin is what made pip build it. Poetry
+    builds in an isolated environment of its own the same way."""
+    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    return causes.finding(
+        f"explain.{causes.platform.PINNED_SDIST_UNBUILDABLE}",
+        Severity.ERROR,
+        causes.platform.PINNED_SDIST_UNBUILDABLE,
+        f"{installer} built {release} from source, and {build.dist} before {stale.fixed_in} "
+        f"does not build with {stale.tool}",
+        f"{build.message}\n{build.dist} releases before {stale.fixed_in} do not build from "
+        f"their source archive with {stale.tool}, which the isolated build environment "
+        f"installs; {installer} took {release}'s archive because a requirement (the install's "
+        f"own, or a package's) asked for a {build.dist} below {stale.fixed_in}: a resolver "
+        "chooses the newest release the requirements admit, and the newer ones build, or "
+        "publish wheels.",
+        causes.software.stale_build_fix(
+            m, build.dist, build.version, stale.fixed_in, stale.tool, build.installer
+        ),
+        stale.links,
     )
 
 
