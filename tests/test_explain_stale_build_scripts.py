@@ -152,6 +152,34 @@ _NUMPY_METADATA = (
     "  Preparing metadata (pyproject.toml): finished with status 'error'\n"
 )
 
+# Poetry building an h5py without a wheel here, HDF5 missing.
+_POETRY_H5PY = (
+    "  - Installing h5py (2.10.0): Failed\n"
+    "\n"
+    "  ChefBuildError\n"
+    "\n"
+    "  Backend subprocess exited when trying to invoke build_wheel\n"
+    "\n"
+    "  Loading library to get version: libhdf5.so\n"
+    "  OSError: libhdf5.so: cannot open shared object file: No such file or directory\n"
+    "\n"
+    "Note: This error originates from the build backend, and is likely not a problem "
+    "with poetry but with h5py (2.10.0) not supporting PEP 517 builds. You can verify this "
+    "by running 'pip wheel --use-pep517 \"h5py (==2.10.0)\"'.\n"
+)
+
+# uv's pip interface building a NumPy 1.24 on Python 3.12.
+_UV_NUMPY = (
+    '$ uv pip install "numpy<1.25" tensorflow==2.13.1\n'
+    "Resolved 38 packages in 410ms\n"
+    "  × Failed to build `numpy==1.24.4`\n"  # noqa: RUF001
+    "  ├─▶ The build backend returned an error\n"
+    "  ╰─▶ Call to `setuptools.build_meta:__legacy__.build_wheel` failed (exit status: 1)\n"
+    "\n"
+    "      [stderr]\n"
+    "      ModuleNotFoundError: No module named 'distutils'\n"
+)
+
 # A release from 6.0.1 on builds with the tools of today: its failure is another one.
 _FIXED_RELEASE = (
     "Collecting PyYAML==6.0.1\n"
@@ -280,3 +308,22 @@ def test_the_table_names_the_first_release_that_builds_again() -> None:
     row = modules().stale_build_scripts["pyyaml"]
     assert row.breaks("5.4.1") and row.breaks("6.0")
     assert not row.breaks("6.0.1") and not row.breaks("6.0.2") and not row.breaks("")
+
+
+@pytest.mark.parametrize(
+    ("text", "installer", "add"),
+    [
+        pytest.param(_POETRY_H5PY, "Poetry", "poetry add", id="poetry"),
+        pytest.param(_UV_NUMPY, "uv", "uv add", id="uv"),
+    ],
+)
+def test_a_project_managers_source_build_gets_no_pip_install(
+    text: str, installer: str, add: str
+) -> None:
+    found = [f for f in explained(text).findings if f.cause == "tf-release-not-for-python"]
+    assert found
+    assert found[0].summary.startswith(f"{installer} could not build")
+    assert add in fix_text(found[0])
+    assert found[0].fix is not None
+    # Listing the releases is the one command: an install by pip would leave the project's lock.
+    assert not any("install" in c for c in found[0].fix.commands)

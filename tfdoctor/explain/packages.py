@@ -846,6 +846,7 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         fallback = _requires_python_fallback(build, m, release)
         if fallback is not None:
             return fallback
+    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -857,12 +858,14 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         # Only setup.py's output, no failure shown: the likely reading, not an observation.
         Severity.ERROR if build.failed else Severity.WARNING,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        f"pip could not build {release} from source: it found no wheel of it to use for this "
-        "Python and platform",
-        f"{build.message}\npip builds a source archive where it finds no wheel of the release "
-        "it chose for the interpreter and platform (or is told not to use one: --no-binary); "
-        + ended,
-        causes.platform.source_build_fix(m, build.dist, build.version, build.python, build.system),
+        f"{installer} could not build {release} from source: it found no wheel of it to use "
+        "for this Python and platform",
+        f"{build.message}\n{installer} builds a source archive where it finds no wheel of the "
+        "release it chose for the interpreter and platform (or is told not to use one: "
+        "--no-binary); " + ended,
+        causes.platform.source_build_fix(
+            m, build.dist, build.version, build.python, build.system, build.installer
+        ),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
     )
 
