@@ -5141,6 +5141,14 @@ def range_release_fix(
     minor = ".".join((python or "").split(".")[:2])
     if not in_range or not pythons or minor in pythons:
         return None
+    # pip listing none says that no release of the range it could see had a wheel for this
+    # interpreter: where the log predates the range's later releases, the Pythons only those
+    # have are no way out. A Python every release of the range has wheels for is one whatever
+    # the log's date.
+    each = [{py for key in keys for py in by_key.get(key, ())} for _, by_key in in_range]
+    each = [x for x in each if x]
+    common = sorted(set.intersection(*each), key=version_key) if each else []
+    target = common[-1] if common and not listed else pythons[-1]
     beyond = _listed_only_pythons(m, listed, pythons, keys)
     if listed and (not beyond or any(spec_contains(v, spec) is not False for v in listed)):
         return None
@@ -5184,8 +5192,15 @@ def range_release_fix(
             if beyond
             else ""
         )
-        + f". Run it on Python {pythons[-1]} (a new virtual environment"
+        + f". Run it on Python {target} (a new virtual environment"
         + (", an x86-64 one under Rosetta 2 on Apple silicon" if intel_only else "")
+        + (
+            f"; every release of the range has wheels for it, Python "
+            f"{_python_span([p for p in pythons if version_key(p) > version_key(target)])} "
+            "only the later ones"
+            if target != pythons[-1]
+            else ""
+        )
         + f"), or {moved}."
         + (
             f" They have no wheels at all for {', '.join(empty)}: there only the requirement "

@@ -38,9 +38,10 @@ _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
 # of the user's own starts with its file's option ("(from -r requirements.txt (line 5))")
 # (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_install.py).
 # A path (a Windows drive's "C:\\proj", a directory) is no distribution: the name ends where
-# pip's requirement syntax goes on ("->", an extra, a specifier, the parenthesis).
+# pip's requirement syntax goes on ("->", an extra, a specifier, the parenthesis). A terminal
+# may wrap the line after "(from", as it wraps the version list.
 _COMES_FROM = re.compile(
-    r"\(from (?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)"
+    r"\(from\s+(?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)"
     r"(?=->|[\[\]()=<>!~;, ])"
 )
 
