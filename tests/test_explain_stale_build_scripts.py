@@ -1,6 +1,7 @@
 """Source builds in every installer's words, and the releases whose build script the build
 tools of today break: pip's progress lines where its output is no terminal (CI, a Dockerfile's
-RUN), Poetry's note below a build backend's failure and uv's "Failed to build `X==V`"; a
+RUN), Poetry's note below a build backend's failure, uv's "Failed to build `X==V`" and the
+compiler's failed command alone (its object files under build/temp.*/X/); a
 release the module table's ``stale_build_scripts`` names (PyYAML before 6.0.1 under Cython
 3.0) is the pin's (``pinned-sdist-unbuildable``), whichever installer built it."""
 
@@ -327,3 +328,42 @@ def test_a_project_managers_source_build_gets_no_pip_install(
     assert found[0].fix is not None
     # Listing the releases is the one command: an install by pip would leave the project's lock.
     assert not any("install" in c for c in found[0].fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("text", "dist", "python"),
+    [
+        pytest.param(
+            '    error: Command "g++ -pthread -fPIC -I/opt/py/include/python3.7m -c '
+            'sklearn/svm/_libsvm.cpp -o build/temp.linux-x86_64-3.7/sklearn/svm/_libsvm.o" '
+            "failed with exit status 1\n",
+            "scikit-learn",
+            "3.7",
+            id="linux-gxx-object-file",
+        ),
+        pytest.param(
+            "clang -Wno-unused-result -fno-common -dynamic -I/usr/local/include/python3.8 -c "
+            "h5py/defs.c -o build/temp.macosx-10.9-x86_64-3.8/h5py/defs.o\n"
+            "error: command 'clang' failed with exit status 1\n",
+            "h5py",
+            "3.8",
+            id="macos-clang-object-file",
+        ),
+    ],
+)
+def test_only_the_compilers_failed_command_left_names_the_package_built(
+    text: str, dist: str, python: str
+) -> None:
+    (build,) = read_source_builds([text])
+    assert (build.dist, build.python, build.failed) == (dist, python, True)
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert f"--only-binary={dist}" in fix_text(top)
+
+
+def test_an_object_file_of_a_project_the_table_does_not_know_is_not_a_dependency() -> None:
+    text = (
+        "gcc -c src/fast.c -o build/temp.linux-x86_64-3.10/myproj/fast.o\n"
+        "error: command 'gcc' failed with exit status 1\n"
+    )
+    assert read_source_builds([text]) == []

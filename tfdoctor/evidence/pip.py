@@ -535,6 +535,10 @@ _BUILD_WORDS = (
 # `pip install .` builds the same way, and is no dependency without a wheel).
 _BUILD_OUTPUT = re.compile(
     r"build[/\\]lib\.[\w.-]{1,60}?-(?:cpython-)?\d\.?\d+[/\\](?P<lib>[A-Za-z_]\w*)"
+    # The compiler's object files, where only its failed command is left: "g++ ... -c
+    # sklearn/cluster/_dbscan_inner.cpp -o build/temp.linux-x86_64-3.7/sklearn/cluster/
+    # _dbscan_inner.o" (build_ext's build_temp, the package's own path below it).
+    r"|-o\s+build[/\\]temp\.[\w.-]{1,60}?-(?:cpython-)?\d\.?\d+[/\\](?P<temp>[A-Za-z_]\w*)[/\\]"
     r"|building '(?P<ext>[A-Za-z_]\w*)(?:\.[\w.]+)?' extension"
     # The compiler's name ends its word: gcc, cc, arm-linux-gnueabihf-gcc, clang, g++.
     r"|\b(?:gcc|cc|clang|g\+\+)(?:-\d+)?\s[^\n]{0,400}?" + _BUILD_DIR.format("cc")
@@ -560,7 +564,15 @@ def build_folder_system(text: str) -> Optional[tuple[str, str]]:
 #: A compiler's or setup.py's own words that a build stopped.
 _FAILED_WORDS = re.compile(r"\b(?:fatal )?error:|\berror: command |exit status \d|\bError \d")
 #: In every line _BUILD_OUTPUT reads.
-_OUTPUT_WORDS = ("build/lib.", "build\\lib.", "' extension", "pip-install-", "pip-build-")
+_OUTPUT_WORDS = (
+    "build/lib.",
+    "build\\lib.",
+    "build/temp.",
+    "build\\temp.",
+    "' extension",
+    "pip-install-",
+    "pip-build-",
+)
 # pip's words for a build that worked after all (the progress line's "done", the summary).
 _BUILT = re.compile(
     r"(?:Building wheel for|Running setup\.py install for) (?P<dist>" + _NAME + r")"
@@ -869,7 +881,9 @@ def _built_from_source(text: str) -> list[tuple[int, str, str]]:
         dist = (
             _dist_of_folder(folder)
             if folder
-            else distribution_of(match.group("lib") or match.group("ext") or "")
+            else distribution_of(
+                match.group("lib") or match.group("temp") or match.group("ext") or ""
+            )
         )
         if dist and dist not in (d for _, d, _ in out):
             line_start = text.rfind("\n", 0, match.start()) + 1
