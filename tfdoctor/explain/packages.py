@@ -1195,12 +1195,53 @@ def _conflict(
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _caps_tf_dependency(c, m):
         return _library_pin_conflict(c, m, said, pair_weight)
+    if c.requirer not in TF_DISTRIBUTIONS and c.kind == "missing":
+        return _requirement_missing(c, m, said, pair_weight) if pair_weight else None
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
     if c.kind == "installed" and _cuda_wheel(c.target, m):
         return _cuda_wheel_conflict(c, m, said)
     return _tf_requirement(c, m, said, notice_alone)
+
+
+def _requirement_missing(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:
+    """pip's notice that a package other than TensorFlow requires one that is not installed
+    ("tf-models-official 2.15.0 requires tensorflow-text~=2.15.0, which is not installed"):
+    pip 20.3 and later print it after an install, of the packages already there that the
+    install did not check, and `pip check` the same words (src/pip/_internal/operations/
+    check.py, commands/check.py; https://github.com/pypa/pip/blob/24.0/src/pip/_internal/
+    commands/check.py). A note where nothing failed after it (only code importing the package
+    needs it), a warning where the log's failure runs through either package."""
+    quiet = severity == Severity.INFO
+    # A companion of TensorFlow pins the TensorFlow it was built for: its release for the
+    # installed one, never a bare install that may replace TensorFlow.
+    module = next(iter(modules().modules_of(c.target)), c.target.replace("-", "_"))
+    fix = (
+        causes.software.package_install_fix(m, c.target, module)
+        if m.companion(c.target) is not None
+        else causes.common.install_fix(
+            m,
+            f"Install {c.target} in the range {c.requirer_named} declares (pip installs what a "
+            "package requires only where it installs that package, not with --no-deps or for "
+            "one already there).",
+            f"{c.target}{c.spec}",
+        )
+    )
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_MISSING}",
+        severity,
+        causes.software.DEPENDENCY_MISSING,
+        f"{c.target} is not installed, though {c.requirer_named} requires it ({c.target}{c.spec})",
+        said
+        + (
+            f" Nothing in the log failed after pip's notice: only code that imports "
+            f"{c.requirer} needs it."
+            if quiet
+            else ""
+        ),
+        fix,
+    )
 
 
 def _taken_back_by_tf_install(c: Conflict) -> bool:
@@ -1395,6 +1436,16 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
+    if c.kind == "missing" and c.source == "pip":
+        # pip's "requires X, which is not installed", after an install or from `pip check`:
+        # weighed as its notice of a release out of range is.
+        return (
+            Severity.INFO
+            if not tracebacks
+            else Severity.WARNING
+            if _goes_through(c, tracebacks, named=True)
+            else None
+        )
     if c.kind != "installed":
         return None
     if c.source in ("import", "pkg_resources"):
