@@ -441,3 +441,26 @@ def test_a_failure_through_neither_package_leaves_the_notice_unsaid() -> None:
         "ModuleNotFoundError: No module named 'gradio'\n"
     )
     assert not [f for f in _of(text, "dependency-missing") if f.severity.rank > 0]
+
+
+def test_pkg_resources_refusing_a_librarys_requirement_ends_the_program() -> None:
+    text = (
+        '  File "/home/u/venv/lib/python3.8/site-packages/pkg_resources/__init__.py", line 786, '
+        "in resolve\n"
+        "    raise DistributionNotFound(req, requirers)\n"
+        "pkg_resources.DistributionNotFound: The 'tensorflow-addons>=0.13' distribution was not "
+        "found and is required by tf-models-official\n"
+    )
+    found = _warned(text, "dependency-missing")
+    assert found.severity == Severity.ERROR
+    assert found.summary.startswith("tensorflow-addons is not installed, though tf-models-official")
+    assert found.fix is not None and "pip index versions tensorflow-addons" in found.fix.commands
+
+
+def test_pkg_resources_words_for_a_scripts_own_requirement_name_no_package() -> None:
+    text = (
+        "pkg_resources.DistributionNotFound: The 'h5py' distribution was not found and is "
+        "required by the application\n"
+    )
+    assert all("though the requires" not in f.summary for f in explained(text).findings)
+    assert not _of(text, "dependency-missing")

@@ -1436,6 +1436,10 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
+    if c.kind == "missing" and c.source == "pkg_resources":
+        # pkg_resources raised DistributionNotFound as it resolved the requirer (an entry
+        # point's script): the program ended there.
+        return Severity.ERROR
     if c.kind == "missing" and c.source == "pip":
         # pip's "requires X, which is not installed", after an install or from `pip check`:
         # weighed as its notice of a release out of range is.
