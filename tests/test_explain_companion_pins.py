@@ -1,8 +1,9 @@
 """Libraries on TensorFlow and the dependencies they pin: an exact pin pip reports against the
 release installed (``library-pin-conflicts``), an older release of a dependency that pip's
-resolver went back to and cannot build from source (``pinned-sdist-unbuildable``), and an
+resolver went back to and cannot build from source (``pinned-sdist-unbuildable``), an
 installed dependency pip replaced with a source build that fails
-(``dependency-sdist-build-fails``)."""
+(``dependency-sdist-build-fails``), and a library's requirement pip says is not installed
+(``dependency-missing``)."""
 
 from __future__ import annotations
 
@@ -368,3 +369,98 @@ def test_a_companion_pin_on_an_unknown_system_claims_no_wheel_here() -> None:
     assert "has a wheel for Python 3.11 here" not in text
     assert "tensorflow-io 0.31.0 has a wheel for Python 3.11 on " in text
     assert "on another platform that release has no wheel" in text
+
+
+# --- dependency-missing of a library ----------------------------------------------------------
+
+_CHECKED = (
+    "$ pip install --no-deps tf-models-official==2.15.0\n"
+    "Successfully installed tf-models-official-2.15.0\n"
+    "$ pip check\n"
+    "tf-models-official 2.15.0 requires tensorflow-text, which is not installed.\n"
+    "tf-models-official 2.15.0 requires sacrebleu, which is not installed.\n"
+    "deepctr 0.9.3 requires tqdm>=4.0, which is not installed.\n"
+)
+
+
+def _failing_import(module: str, path: str) -> str:
+    return (
+        "$ python train.py\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/train.py", line 2, in <module>\n'
+        "    from official.nlp import optimization\n"
+        f'  File "/home/u/venv/lib/python3.11/site-packages/{path}", line 19, in <module>\n'
+        f"    import {module}\n"
+        f"ModuleNotFoundError: No module named '{module}'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "module", "path", "command"),
+    [
+        pytest.param(
+            "tensorflow-text",
+            "tensorflow_text",
+            "official/nlp/optimization.py",
+            "pip index versions tensorflow-text",
+            id="a-companion-in-its-release-for-the-installed-tensorflow",
+        ),
+        pytest.param(
+            "tqdm",
+            "tqdm",
+            "deepctr/utils.py",
+            'pip install "tqdm>=4.0"',
+            id="another-package-in-the-requirers-range",
+        ),
+    ],
+)
+def test_a_librarys_requirement_not_installed_under_a_failure_through_it_is_warned(
+    target: str, module: str, path: str, command: str
+) -> None:
+    text = _CHECKED + _failing_import(module, path)
+    found = [f for f in _of(text, "dependency-missing") if f.summary.startswith(target)]
+    assert len(found) == 1 and found[0].severity == Severity.WARNING
+    assert found[0].fix is not None and command in found[0].fix.commands
+    # A companion's bare install would bring its newest release, and a TensorFlow with it.
+    assert 'pip install "tensorflow-text"' not in found[0].fix.commands
+    # The requirement nothing in the log went through stays unsaid.
+    assert not [f for f in _of(text, "dependency-missing") if "sacrebleu" in f.summary]
+
+
+def test_pips_notice_of_a_requirement_not_installed_alone_is_a_note() -> None:
+    found = _of(_CHECKED, "dependency-missing")
+    assert found and all(f.severity == Severity.INFO for f in found)
+    assert all(f.severity.rank <= Severity.INFO.rank for f in explained(_CHECKED).findings)
+
+
+def test_a_failure_through_neither_package_leaves_the_notice_unsaid() -> None:
+    text = _CHECKED + (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/app.py", line 1, in <module>\n'
+        "    import gradio\n"
+        "ModuleNotFoundError: No module named 'gradio'\n"
+    )
+    assert not [f for f in _of(text, "dependency-missing") if f.severity.rank > 0]
+
+
+def test_pkg_resources_refusing_a_librarys_requirement_ends_the_program() -> None:
+    text = (
+        '  File "/home/u/venv/lib/python3.8/site-packages/pkg_resources/__init__.py", line 786, '
+        "in resolve\n"
+        "    raise DistributionNotFound(req, requirers)\n"
+        "pkg_resources.DistributionNotFound: The 'tensorflow-addons>=0.13' distribution was not "
+        "found and is required by tf-models-official\n"
+    )
+    found = _warned(text, "dependency-missing")
+    assert found.severity == Severity.ERROR
+    assert found.summary.startswith("tensorflow-addons is not installed, though tf-models-official")
+    assert found.fix is not None and "pip index versions tensorflow-addons" in found.fix.commands
+
+
+def test_pkg_resources_words_for_a_scripts_own_requirement_name_no_package() -> None:
+    text = (
+        "pkg_resources.DistributionNotFound: The 'h5py' distribution was not found and is "
+        "required by the application\n"
+    )
+    assert all("though the requires" not in f.summary for f in explained(text).findings)
+    assert not _of(text, "dependency-missing")

@@ -59,6 +59,18 @@ def _refusal(requirement: str, origin: str, listing: str) -> str:
             "",
             id="a-windows-path-is-no-distribution",
         ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow-gpu~=1.12 (from\n"
+            "detector==0.3.1) (from versions: )",
+            "detector",
+            id="a-terminal-wrapping-after-from",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement keras==2.2.4 (from\r\n"
+            "  -r requirements.txt (line 2)) (from versions: none)",
+            "",
+            id="a-wrapped-requirements-file",
+        ),
     ],
 )
 def test_the_origin_pip_names_is_the_first_of_its_chain(line: str, required_by: str) -> None:
@@ -272,3 +284,34 @@ def test_an_empty_list_written_as_nothing_is_an_old_pips(listed: str, unworded: 
     assert refusal.unworded is unworded and refusal.shown
     (cut,) = read_refusals(["Could not find a version that satisfies the requirement x"])
     assert not cut.unworded and not cut.shown
+
+
+@pytest.mark.parametrize(
+    ("requirement", "origin", "python", "later"),
+    [
+        pytest.param("tensorflow~=1.10", "from rasa_core==0.11.3", "3.6", "3.7", id="1.10-on"),
+        pytest.param(
+            "tensorflow<1.15,>=1.8.0", "from detector==0.3.1", "3.6", "3.7", id="1.8-to-1.14"
+        ),
+        pytest.param("tensorflow-gpu~=1.13", "", "3.7", "", id="every-release-has-3.7"),
+    ],
+)
+def test_a_range_with_none_listed_names_the_python_every_release_of_it_has(
+    requirement: str, origin: str, python: str, later: str
+) -> None:
+    # pip listing none: the releases it could see had no wheel for this interpreter, so a
+    # Python only the range's later releases have may postdate the log; one every release
+    # has does not.
+    fix = fix_text(top_error(explained(_refusal(requirement, origin, ""))))
+    assert f"Run it on Python {python} (a new virtual environment" in fix
+    if later:
+        assert f"Python {later} only the later ones" in fix
+    else:
+        assert "only the later ones" not in fix
+
+
+def test_a_range_beside_a_list_keeps_its_newest_python() -> None:
+    # pip lists releases outside the range: the list dates the log, and the range's newest
+    # Python is the way.
+    log = _refusal("tensorflow~=2.4.1", "from suite", "2.5.0, 2.6.0, 2.7.0")
+    assert "only the later ones" not in fix_text(top_error(explained(log)))

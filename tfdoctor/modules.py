@@ -51,6 +51,23 @@ class SourceBuildNeeds(Record):
 
 
 @record
+class StaleBuildScript(Record):
+    """A distribution whose releases before ``fixed_in`` do not build from source with the
+    build tools pip's isolated build environment installs now."""
+
+    #: The first release that builds again.
+    fixed_in: str
+    #: The build tool whose release broke the older ones, in words (``Cython 3.0``).
+    tool: str
+    #: Where that is recorded (the row's sources' addresses).
+    links: tuple[str, ...] = ()
+
+    def breaks(self, version: str) -> bool:
+        """Whether release ``version`` is one that no longer builds."""
+        return bool(version) and version_key(version) < version_key(self.fixed_in)
+
+
+@record
 class InstallStep(Record):
     """A project installed by a step of its own, not by pip alone (a script in its clone)."""
 
@@ -231,6 +248,8 @@ class Modules(Record):
     #: no ``__init__.py`` of their own), ``nvidia``, ``google``: an installed file's package
     #: is named with the folder below (``nvidia.dali_tf_plugin``), not by the root alone.
     namespaces: frozenset[str] = frozenset()
+    #: Distribution -> the releases whose build script the current build tools break.
+    stale_build_scripts: Mapping[str, StaleBuildScript] = dataclasses.field(default_factory=dict)
 
     def python_removal_user(self, dist: str, module: str, name: str) -> Optional[RemovedApiUser]:
         """The ``removed_api_users`` row of ``dist``'s use of what a Python release removed
@@ -333,6 +352,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "native_libraries",
             "removed_api_users",
             "namespaces",
+            "stale_build_scripts",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -404,6 +424,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
                 reader, top, "namespaces", "root", (), (), module, sources
             )
         ),
+        _stale_build_scripts(reader, top, sources),
     )
 
 
@@ -804,6 +825,29 @@ def _source_builds(
             reader.strings(fields["apt"], f"{where}.apt", _APT, "Debian package name"),
             reader.required_string(fields["what"], f"{where}.what"),
             system,
+        )
+    return out
+
+
+def _stale_build_scripts(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, StaleBuildScript]:
+    """The ``stale_build_scripts`` rows: distribution -> the releases the build tools break."""
+    out: dict[str, StaleBuildScript] = {}
+    for where, name, fields, ids in _sourced_rows(
+        reader,
+        top,
+        "stale_build_scripts",
+        "dist",
+        ("fixed_in", "tool"),
+        (),
+        _dist_reader(reader),
+        sources,
+    ):
+        out[name] = StaleBuildScript(
+            reader.required_string(fields["fixed_in"], f"{where}.fixed_in", *_RELEASE),
+            reader.required_string(fields["tool"], f"{where}.tool"),
+            tuple(sources[i].url for i in ids),
         )
     return out
 

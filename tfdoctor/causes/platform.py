@@ -2459,13 +2459,20 @@ def replaced_dependency_fix(m: Machine, dist: str = "", installed: str = "") -> 
 
 
 def source_build_fix(
-    m: Machine, dist: str, version: str, built_for: str = "", built_on: str = ""
+    m: Machine,
+    dist: str,
+    version: str,
+    built_for: str = "",
+    built_on: str = "",
+    installer: str = "pip",
 ) -> Fix:
     """A release of ``dist`` with a wheel for this interpreter, instead of building one that
     has none (pip chose the source archive of ``version`` and its build failed); where the
     module table knows what the build needs, those headers, or the system's own build of it.
     ``built_for``: the Python the build's folder names, where the machine's is not known;
-    ``built_on``: the system it names (Debian's packages only for Linux)."""
+    ``built_on``: the system it names (Debian's packages only for Linux); ``installer``: the
+    one that built it (``poetry``, ``uv``: its environment takes no pip command, the release
+    is required in the project instead)."""
     from tfdoctor.modules import modules  # noqa: PLC0415 - the module table, on demand
 
     release = f"{dist} {version}" if version else dist
@@ -2479,6 +2486,8 @@ def source_build_fix(
         # Without TensorFlow's range, the major the requirement asked for: a newer major (a
         # NumPy 2) can be one an older TensorFlow does not run.
         spec = f"<{major + 1}"
+    if installer != "pip":
+        return _project_source_build_fix(m, dist, release, python, installer)
     text = (
         f"pip found no wheel of {release} it could use for {python} and this platform, so "
         "it built the source archive, and the build failed: a release older than the "
@@ -2519,6 +2528,33 @@ def source_build_fix(
         commands.append(f"sudo apt-get install {' '.join(apt)}")
         commands.extend(m.pip(f'install "{dist}{spec}"'))
     return Fix(text, tuple(commands))
+
+
+#: The words of a project manager that built a source archive, for a fix: its name, and how a
+#: release is required in its project (Poetry's and uv's `add` write the requirement and lock
+#: again: python-poetry.org/docs/cli/#add, docs.astral.sh/uv/reference/cli/#uv-add).
+_PROJECT_INSTALLERS: Final = {
+    "poetry": ("Poetry", "poetry add"),
+    "uv": ("uv", "uv add, or uv pip install outside a project"),
+}
+
+
+def _project_source_build_fix(
+    m: Machine, dist: str, release: str, python: str, installer: str
+) -> Fix:
+    """:func:`source_build_fix` where Poetry or uv built the archive: the release required in
+    the project is what changes, so the listing of releases is the one command."""
+    name, add = _PROJECT_INSTALLERS.get(installer, (installer, f"{installer} add"))
+    return Fix(
+        f"{name} found no wheel of {release} it could use for {python} and this platform, so it "
+        "built the source archive, and the build failed: a release older than the interpreter "
+        "seldom builds on it (Python 3.12 removed distutils and pkgutil.ImpImporter, which old "
+        "build scripts use), and on a platform its wheels do not cover it needs what its "
+        f"extension compiles against. Require a {dist} release that publishes a wheel for "
+        f"{python} and this platform ({add}, then install again; the listing below names the "
+        f"releases), or use a Python that {release} has wheels for.",
+        tuple(m.list_releases(dist)),
+    )
 
 
 def python_range_fix(
@@ -5105,6 +5141,14 @@ def range_release_fix(
     minor = ".".join((python or "").split(".")[:2])
     if not in_range or not pythons or minor in pythons:
         return None
+    # pip listing none says that no release of the range it could see had a wheel for this
+    # interpreter: where the log predates the range's later releases, the Pythons only those
+    # have are no way out. A Python every release of the range has wheels for is one whatever
+    # the log's date.
+    each = [{py for key in keys for py in by_key.get(key, ())} for _, by_key in in_range]
+    each = [x for x in each if x]
+    common = sorted(set.intersection(*each), key=version_key) if each else []
+    target = common[-1] if common and not listed else pythons[-1]
     beyond = _listed_only_pythons(m, listed, pythons, keys)
     if listed and (not beyond or any(spec_contains(v, spec) is not False for v in listed)):
         return None
@@ -5148,8 +5192,15 @@ def range_release_fix(
             if beyond
             else ""
         )
-        + f". Run it on Python {pythons[-1]} (a new virtual environment"
+        + f". Run it on Python {target} (a new virtual environment"
         + (", an x86-64 one under Rosetta 2 on Apple silicon" if intel_only else "")
+        + (
+            f"; every release of the range has wheels for it, Python "
+            f"{_python_span([p for p in pythons if version_key(p) > version_key(target)])} "
+            "only the later ones"
+            if target != pythons[-1]
+            else ""
+        )
         + f"), or {moved}."
         + (
             f" They have no wheels at all for {', '.join(empty)}: there only the requirement "

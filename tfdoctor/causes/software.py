@@ -3639,6 +3639,44 @@ def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
     return " ".join((command, *(f'"{x}"' for x in named)))
 
 
+def stale_build_fix(
+    m: Machine, name: str, version: str, fixed_in: str, tool: str, installer: str
+) -> Fix:
+    """``name`` ``version``, a release before ``fixed_in`` whose build script ``tool`` breaks:
+    the requirement that asked for it raised (asked for beside the rest, the resolver chooses
+    a release of the requirer that admits ``fixed_in`` or names it); with pip, else the old
+    release built with the tools of its time outside build isolation."""
+    words = RESOLVER_NAMES.get(installer, installer)
+    wanted = f"{name}>={fixed_in}"
+    head = (
+        f"{name} releases before {fixed_in} do not build with {tool}, which the isolated build "
+        f"environment of {words} installs; a requirement below {fixed_in} (the project's own "
+        f"pin, or a package's) made {words} take {name} {version or 'of an older release'}. "
+        f"Raise that pin, or upgrade the package that sets it to a release whose range admits "
+        f"{name} {fixed_in} or later: asking for {wanted} beside the rest of the requirements "
+        "makes the resolver choose such a release, or say which requirement refuses it."
+    )
+    if installer == "uv":
+        # Which of uv's interfaces ran is not in its build error: a project's (`uv add`,
+        # `uv sync`) or its pip interface (`uv pip install`).
+        return Fix(
+            head + f' With uv: `uv add "{wanted}"` in a project, `uv pip install "{wanted}"` '
+            "with the rest of the requirements outside one."
+        )
+    if installer != "pip":
+        added = add_command(installer, wanted)
+        return Fix(head, (added,) if added else ())
+    return Fix(
+        head + " Where the package cannot move, build the old release with the tools it was "
+        "written for (Cython below 3, setuptools and wheel installed) without build isolation.",
+        (
+            *m.pip(f'install "{wanted}"'),
+            *m.pip('install "cython<3" setuptools wheel'),
+            *(m.pip(f'install --no-build-isolation "{name}=={version}"') if version else ()),
+        ),
+    )
+
+
 def unpublished_pin_fix(
     dist: str, spec: str, resolver: str, known: Sequence[str], python: str = ""
 ) -> Fix:

@@ -108,9 +108,11 @@ _PKG_RESOURCES_CONFLICT = re.compile(
     rf"\{{(?P<requirers>[^}}\n]*)\}}\)"
 )
 #: ``DistributionNotFound: The 'h5py' distribution was not found and is required by tensorflow``.
+#: "required by the application" is a script's own ``__requires__``, no distribution's
+#: (pkg_resources/__init__.py, ``DistributionNotFound.requirers_str``).
 _PKG_RESOURCES_MISSING = re.compile(
     rf"The '(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})[^'\n]*' distribution was not "
-    rf"found and is required by (?P<requirers>{_NAME}(?:, {_NAME})*)"
+    rf"found and is required by (?!the application\b)(?P<requirers>{_NAME}(?:, {_NAME})*)"
 )
 
 

@@ -38,9 +38,10 @@ _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
 # of the user's own starts with its file's option ("(from -r requirements.txt (line 5))")
 # (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_install.py).
 # A path (a Windows drive's "C:\\proj", a directory) is no distribution: the name ends where
-# pip's requirement syntax goes on ("->", an extra, a specifier, the parenthesis).
+# pip's requirement syntax goes on ("->", an extra, a specifier, the parenthesis). A terminal
+# may wrap the line after "(from", as it wraps the version list.
 _COMES_FROM = re.compile(
-    r"\(from (?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)"
+    r"\(from\s+(?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)"
     r"(?=->|[\[\]()=<>!~;, ])"
 )
 
@@ -445,6 +446,9 @@ _ARCHIVE = re.compile(
 # https://github.com/pypa/pip/blob/20.3/src/pip/_internal/utils/subprocess.py).
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 _BUILD_DIR = r"[/\\]pip-(?:install|build)-\w+[/\\](?P<{}>" + _NAME + r")[/\\]"
+#: A pip step's spinner ending in failure: on a terminal "... error", elsewhere ": finished
+#: with status 'error'" (the NonInteractiveSpinner's words).
+_SPINNER_ERROR = r"(?: \.\.\. error|: finished with status 'error')"
 _BUILD_FAILED = re.compile(
     r"Failed building wheel for (?P<one>" + _NAME + ")"
     r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
@@ -467,11 +471,17 @@ _BUILD_FAILED = re.compile(
     # runs each hook under a spinner named for it that ends "... error" where it failed
     # (utils/subprocess.py, runner_with_spinner_message; cli/spinners.py, open_spinner;
     # https://github.com/pypa/pip/blob/23.0/src/pip/_internal/utils/subprocess.py). They name
-    # no distribution: the archive downloaded before them is the one built.
-    r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\))"
-    r" \.\.\. error"
-    r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
-    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?: \.\.\. error| did not run successfully)"
+    # no distribution: the archive downloaded before them is the one built. Where pip's output
+    # is no terminal (CI, a Dockerfile's RUN, a notebook's !pip), open_spinner takes the
+    # NonInteractiveSpinner, which logs the same step as "<step>: started" then "<step>:
+    # finished with status 'error'" (cli/spinners.py, pip 10 on).
+    r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\)"
+    r"|Preparing wheel metadata)"
+    + _SPINNER_ERROR
+    + r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>"
+    + _NAME
+    + ")"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?:" + _SPINNER_ERROR + "| did not run successfully)"
     # pip 22's box where its `setup.py install` fallback failed too, the package after its
     # arrow (exceptions.py, LegacyInstallFailure, "legacy-install-failure";
     # https://github.com/pypa/pip/blob/22.3/src/pip/_internal/exceptions.py).
@@ -480,10 +490,23 @@ _BUILD_FAILED = re.compile(
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
     r"|failed with error code \d+ in \S{0,200}?"
     + _BUILD_DIR.format("code")
-    + r"|Preparing wheel metadata \.\.\. error"
-    r"|Command errored out with exit status \d+:[ \t]*\r?\n[ \t]*command: [^\n]{0,3000}\r?\n"
+    + r"|Command errored out with exit status \d+:[ \t]*\r?\n[ \t]*command: [^\n]{0,3000}\r?\n"
     r"[ \t]*cwd: \S{0,200}?[/\\]pip-(?:install|build)-\w+[/\\](?P<cwd>" + _NAME + r")"
     r"|Command errored out with exit status \d+: python setup\.py (?:egg_info|bdist_wheel)\b"
+    # Poetry's note below a build backend's failure (ChefBuildError from 1.4,
+    # IsolatedBuildBackendError later), the package and the release it built in its words:
+    # "... not a problem with poetry but with pyyaml (5.4.1) not supporting PEP 517 builds",
+    # from 1.8 "... but one of the following issues with pyyaml (5.4.1)"
+    # (src/poetry/installation/executor.py, _execute_operation;
+    # https://github.com/python-poetry/poetry/blob/1.8.0/src/poetry/installation/executor.py).
+    r"|likely not a problem with poetry but (?:with|one of the following issues with) "
+    r"(?P<poetry>" + _NAME + r") \((?P<poetry_version>\d[^)\s]{0,40})\)"
+    # uv's words for a build that failed, the release pinned in backticks: "Failed to build
+    # `numpy==1.19.5`" above "The build backend returned an error" (uv 0.5 on), before that
+    # "Failed to download and build `numpy==1.19.5`" and "Failed to build: `numpy==1.19.5`"
+    # (https://docs.astral.sh/uv/reference/troubleshooting/build-failures/). A project's own
+    # source (`name @ file:///...`) names no release, and is no dependency.
+    r"|Failed to (?:download and )?build:? `(?P<uv>" + _NAME + r")==(?P<uv_version>\d[^`\s]{0,40})`"
 )
 #: One of them is in every failure line _BUILD_FAILED reads: a block with none is skipped
 #: (long literals: a short one such as "build" is in TensorFlow's own CPU notice).
@@ -497,6 +520,11 @@ _BUILD_WORDS = (
     "failed with error code",
     "Command errored out with exit status",
     "Encountered error while trying to install package",
+    "finished with status 'error'",
+    "not a problem with poetry",
+    "Failed to build `",
+    "Failed to download and build `",
+    "Failed to build: `",
 )
 # setup.py's own output while it builds an extension package, which pip shows when the build
 # fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
@@ -507,6 +535,10 @@ _BUILD_WORDS = (
 # `pip install .` builds the same way, and is no dependency without a wheel).
 _BUILD_OUTPUT = re.compile(
     r"build[/\\]lib\.[\w.-]{1,60}?-(?:cpython-)?\d\.?\d+[/\\](?P<lib>[A-Za-z_]\w*)"
+    # The compiler's object files, where only its failed command is left: "g++ ... -c
+    # sklearn/cluster/_dbscan_inner.cpp -o build/temp.linux-x86_64-3.7/sklearn/cluster/
+    # _dbscan_inner.o" (build_ext's build_temp, the package's own path below it).
+    r"|-o\s+build[/\\]temp\.[\w.-]{1,60}?-(?:cpython-)?\d\.?\d+[/\\](?P<temp>[A-Za-z_]\w*)[/\\]"
     r"|building '(?P<ext>[A-Za-z_]\w*)(?:\.[\w.]+)?' extension"
     # The compiler's name ends its word: gcc, cc, arm-linux-gnueabihf-gcc, clang, g++.
     r"|\b(?:gcc|cc|clang|g\+\+)(?:-\d+)?\s[^\n]{0,400}?" + _BUILD_DIR.format("cc")
@@ -532,7 +564,15 @@ def build_folder_system(text: str) -> Optional[tuple[str, str]]:
 #: A compiler's or setup.py's own words that a build stopped.
 _FAILED_WORDS = re.compile(r"\b(?:fatal )?error:|\berror: command |exit status \d|\bError \d")
 #: In every line _BUILD_OUTPUT reads.
-_OUTPUT_WORDS = ("build/lib.", "build\\lib.", "' extension", "pip-install-", "pip-build-")
+_OUTPUT_WORDS = (
+    "build/lib.",
+    "build\\lib.",
+    "build/temp.",
+    "build\\temp.",
+    "' extension",
+    "pip-install-",
+    "pip-build-",
+)
 # pip's words for a build that worked after all (the progress line's "done", the summary).
 _BUILT = re.compile(
     r"(?:Building wheel for|Running setup\.py install for) (?P<dist>" + _NAME + r")"
@@ -604,6 +644,9 @@ class SourceBuild(Record):
     #: by name alone ("Collecting tfx", then its file "tfx-0.23.1-py3-none-any.whl"): pip
     #: picked that release itself. Empty where it was pinned, required or not shown.
     requirer_chosen: str = ""
+    #: The installer whose words report the build: ``pip``, ``poetry`` (its note below the
+    #: backend's error), ``uv`` (its "Failed to build `X==V`").
+    installer: str = "pip"
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -620,6 +663,9 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             for m in _ARCHIVE.finditer(text)
         ]
         found: list[tuple[int, str, str]] = []
+        # The release a failure's own words name (Poetry's), before any archive's.
+        releases: dict[str, str] = {}
+        installers: dict[str, str] = {}
         for match in _BUILD_FAILED.finditer(text) if failed else ():
             named = (
                 match.group("one")
@@ -628,6 +674,8 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 or match.group("arrowed")
                 or match.group("legacy")
                 or match.group("listed")
+                or match.group("poetry")
+                or match.group("uv")
                 or ""
             )
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
@@ -643,6 +691,10 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 before = [a for a in archives if a[0] < match.start()]
                 dists = [before[-1][1]] if before else []
             found.extend((match.end(), d, match.group(0).strip()) for d in dists)
+            for tool in ("poetry", "uv"):
+                if match.group(f"{tool}_version"):
+                    releases[dists[0]] = match.group(f"{tool}_version")
+                    installers[dists[0]] = tool
         if not found:
             found = _built_from_source(text)
         # Each distribution once: its first failure's words, judged from its last one (pip
@@ -654,7 +706,9 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 continue
             if _installed_after(text, last.pop(dist), dist):
                 continue  # pip before 23.1 fell back to `setup.py install`, which worked
-            version = next((v for _, d, v in reversed(archives) if d == dist), "")
+            version = releases.get(dist) or next(
+                (v for _, d, v in reversed(archives) if d == dist), ""
+            )
             folder = _BUILD_PYTHON.search(text)
             python = f"{folder.group(1)}.{folder.group(2)}" if folder else ""
             system = build_folder_system(text)
@@ -671,6 +725,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     _backtracked(text, dist),
                     requirer.dist if requirer is not None else "",
                     requirer.chosen if requirer is not None else "",
+                    installers.get(dist, "pip"),
                 )
             )
             if len(out) >= MAX_REFUSALS:
@@ -826,7 +881,9 @@ def _built_from_source(text: str) -> list[tuple[int, str, str]]:
         dist = (
             _dist_of_folder(folder)
             if folder
-            else distribution_of(match.group("lib") or match.group("ext") or "")
+            else distribution_of(
+                match.group("lib") or match.group("temp") or match.group("ext") or ""
+            )
         )
         if dist and dist not in (d for _, d, _ in out):
             line_start = text.rfind("\n", 0, match.start()) + 1

@@ -91,7 +91,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import RemovedApi, distribution_of, modules
+from tfdoctor.modules import RemovedApi, StaleBuildScript, distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.scan.api import (
     KWARGS_MARK,
@@ -842,9 +842,13 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
             return _replaced_by_source(build, m, release)
         if build.backtracked:
             return _older_release_source(build, m, release)
+        stale = modules().stale_build_scripts.get(build.dist)
+        if stale is not None and stale.breaks(build.version):
+            return _stale_build_script(build, m, release, stale)
         fallback = _requires_python_fallback(build, m, release)
         if fallback is not None:
             return fallback
+    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -856,12 +860,14 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         # Only setup.py's output, no failure shown: the likely reading, not an observation.
         Severity.ERROR if build.failed else Severity.WARNING,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        f"pip could not build {release} from source: it found no wheel of it to use for this "
-        "Python and platform",
-        f"{build.message}\npip builds a source archive where it finds no wheel of the release "
-        "it chose for the interpreter and platform (or is told not to use one: --no-binary); "
-        + ended,
-        causes.platform.source_build_fix(m, build.dist, build.version, build.python, build.system),
+        f"{installer} could not build {release} from source: it found no wheel of it to use "
+        "for this Python and platform",
+        f"{build.message}\n{installer} builds a source archive where it finds no wheel of the "
+        "release it chose for the interpreter and platform (or is told not to use one: "
+        "--no-binary); " + ended,
+        causes.platform.source_build_fix(
+            m, build.dist, build.version, build.python, build.system, build.installer
+        ),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
     )
 
@@ -1001,6 +1007,34 @@ def _older_release_source(build: SourceBuild, m: Machine, release: str) -> Findi
         "environment installs.",
         causes.platform.old_sdist_build_fix(m, build.dist, build.version),
         ("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
+    )
+
+
+def _stale_build_script(
+    build: SourceBuild, m: Machine, release: str, stale: StaleBuildScript
+) -> Finding:
+    """pip built a release whose build script the current build tools break (the module
+    table's ``stale_build_scripts``: PyYAML before 6.0.1 under Cython 3.0). pip builds a source
+    archive only where no wheel of the chosen release fits, and chooses an old release only
+    where a requirement's range asks for it, so the pin is what made pip build it. Poetry
+    builds in an isolated environment of its own the same way."""
+    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    return causes.finding(
+        f"explain.{causes.platform.PINNED_SDIST_UNBUILDABLE}",
+        Severity.ERROR,
+        causes.platform.PINNED_SDIST_UNBUILDABLE,
+        f"{installer} built {release} from source, and {build.dist} before {stale.fixed_in} "
+        f"does not build with {stale.tool}",
+        f"{build.message}\n{build.dist} releases before {stale.fixed_in} do not build from "
+        f"their source archive with {stale.tool}, which the isolated build environment "
+        f"installs; {installer} took {release}'s archive because a requirement (the install's "
+        f"own, or a package's) asked for a {build.dist} below {stale.fixed_in}: a resolver "
+        "chooses the newest release the requirements admit, and the newer ones build, or "
+        "publish wheels.",
+        causes.software.stale_build_fix(
+            m, build.dist, build.version, stale.fixed_in, stale.tool, build.installer
+        ),
+        stale.links,
     )
 
 
@@ -1163,12 +1197,53 @@ def _conflict(
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _caps_tf_dependency(c, m):
         return _library_pin_conflict(c, m, said, pair_weight)
+    if c.requirer not in TF_DISTRIBUTIONS and c.kind == "missing":
+        return _requirement_missing(c, m, said, pair_weight) if pair_weight else None
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
     if c.kind == "installed" and _cuda_wheel(c.target, m):
         return _cuda_wheel_conflict(c, m, said)
     return _tf_requirement(c, m, said, notice_alone)
+
+
+def _requirement_missing(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:
+    """pip's notice that a package other than TensorFlow requires one that is not installed
+    ("tf-models-official 2.15.0 requires tensorflow-text~=2.15.0, which is not installed"):
+    pip 20.3 and later print it after an install, of the packages already there that the
+    install did not check, and `pip check` the same words (src/pip/_internal/operations/
+    check.py, commands/check.py; https://github.com/pypa/pip/blob/24.0/src/pip/_internal/
+    commands/check.py). A note where nothing failed after it (only code importing the package
+    needs it), a warning where the log's failure runs through either package."""
+    quiet = severity == Severity.INFO
+    # A companion of TensorFlow pins the TensorFlow it was built for: its release for the
+    # installed one, never a bare install that may replace TensorFlow.
+    module = next(iter(modules().modules_of(c.target)), c.target.replace("-", "_"))
+    fix = (
+        causes.software.package_install_fix(m, c.target, module)
+        if m.companion(c.target) is not None
+        else causes.common.install_fix(
+            m,
+            f"Install {c.target} in the range {c.requirer_named} declares (pip installs what a "
+            "package requires only where it installs that package, not with --no-deps or for "
+            "one already there).",
+            f"{c.target}{c.spec}",
+        )
+    )
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_MISSING}",
+        severity,
+        causes.software.DEPENDENCY_MISSING,
+        f"{c.target} is not installed, though {c.requirer_named} requires it ({c.target}{c.spec})",
+        said
+        + (
+            f" Nothing in the log failed after pip's notice: only code that imports "
+            f"{c.requirer} needs it."
+            if quiet
+            else ""
+        ),
+        fix,
+    )
 
 
 def _taken_back_by_tf_install(c: Conflict) -> bool:
@@ -1363,6 +1438,20 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
+    if c.kind == "missing" and c.source == "pkg_resources":
+        # pkg_resources raised DistributionNotFound as it resolved the requirer (an entry
+        # point's script): the program ended there.
+        return Severity.ERROR
+    if c.kind == "missing" and c.source == "pip":
+        # pip's "requires X, which is not installed", after an install or from `pip check`:
+        # weighed as its notice of a release out of range is.
+        return (
+            Severity.INFO
+            if not tracebacks
+            else Severity.WARNING
+            if _goes_through(c, tracebacks, named=True)
+            else None
+        )
     if c.kind != "installed":
         return None
     if c.source in ("import", "pkg_resources"):
