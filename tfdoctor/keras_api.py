@@ -98,6 +98,12 @@ class KerasApi(Record):
     keras2_renamed: Mapping[str, KerasRename]
     #: TensorFlow 2 keyword argument -> the line that brought it (tf.keras, tf.function).
     tensorflow2_arguments: Mapping[str, ArgumentAdded]
+    #: The first standalone Keras (``2.3``) and the first TensorFlow line (``2.0``) whose Keras
+    #: logs a metric under the string given to compile; before them ``accuracy`` is ``acc``.
+    metric_names_kept_in: str = ""
+    tf_metric_names_kept_in: str = ""
+    #: Where those two releases are recorded (their sources' addresses).
+    metric_names_links: tuple[str, ...] = ()
 
 
 def _release(reader: NodeReader, node: Node, where: str) -> str:
@@ -152,6 +158,8 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
             "multi_backend_tensor_attributes",
             "keras2_renamed",
             "tensorflow2_arguments",
+            "metric_names_kept_in",
+            "tf_metric_names_kept_in",
         ),
     )
     reader.schema_version(top["schema_version"], KERAS_API_VERSION)
@@ -205,6 +213,17 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
         ),
         renamed,
         added,
+        _single(reader, top, "metric_names_kept_in", sources),
+        _single(reader, top, "tf_metric_names_kept_in", sources),
+        tuple(
+            sources[sid].url
+            for field in ("metric_names_kept_in", "tf_metric_names_kept_in")
+            for sid in reader.source_ids(
+                reader.mapping(top[field], field, ("release", "source"))["source"],
+                f"{field}.source",
+                sources,
+            )
+        ),
     )
 
 

@@ -610,3 +610,127 @@ def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine
             )
         ]
     return []
+
+
+#: A line of Keras' progress bar (Progbar.update: `` - name: value`` for each value logged,
+#: the loss among them), with the accuracy's name in it: the name the installed Keras logs
+#: the accuracy under (``acc``, ``val_acc``; or ``accuracy``, ``val_accuracy``).
+_PROGRESS_ACCURACY = re.compile(
+    r"^(?=[^\n]*\bloss: [-\d.]).*? - (?:val_)?(?P<name>acc|accuracy): [-\d.na]", re.MULTILINE
+)
+#: Keras' callbacks naming a monitored value the logs lack, with the names they hold
+#: (EarlyStopping's and ReduceLROnPlateau's get_monitor_value: "... conditioned on metric `%s`
+#: which is not available. Available metrics are: %s", keras/callbacks.py of multi-backend
+#: Keras, tf.keras and Keras 3 alike).
+_UNAVAILABLE = re.compile(
+    r"conditioned on metric `(?:val_)?(?P<asked>acc|accuracy)` which is not available\. "
+    r"Available metrics are: (?P<names>[\w,]+)"
+)
+#: Other words for the code asking the accuracy by a name the logs lack: ModelCheckpoint's
+#: ("Can save best model only with %s available, skipping.") and a value the code read as
+#: None (``logs.get('accuracy')`` printed).
+_ASKED = re.compile(
+    r"Can save best model only with (?:val_)?(?P<saved>acc|accuracy) available"
+    r"|(?<![A-Za-z_-])(?:val_)?(?P<none>acc|accuracy)(?:'\])?: None\b"
+)
+#: A KeyError's message naming the accuracy (``history.history['val_acc']``).
+_KEY = re.compile(r"^'(?:val_)?(?P<key>acc|accuracy)'$")
+
+
+def metric_name_finding(
+    text: str, tracebacks: Sequence[Traceback], m: Machine
+) -> Optional[Finding]:
+    """The code reading the accuracy under the other name than the one the installed Keras
+    logs it under: Keras before the releases data/keras_api.yaml's metric_names_kept_in
+    names (standalone Keras 2.3, tf.keras of TensorFlow 2) logs metrics=['accuracy'] as
+    ``acc``, those releases as ``accuracy``. The log shows the name Keras logs (its progress
+    bar, or a callback's list of the names it has) and the code asking the other (a
+    KeyError, a callback's words, a value read as None). Code asking ``accuracy`` of a Keras
+    that logs ``acc`` was written for the later releases (the installed TensorFlow is older
+    than the code, or TensorFlow 2 runs with its TensorFlow 1 behaviour); code asking ``acc``
+    of one that logs ``accuracy`` was written for the earlier ones (api-default-changed)."""
+    unavailable = _UNAVAILABLE.search(text)
+    if unavailable is not None:
+        listed = {n.removeprefix("val_") for n in unavailable["names"].split(",")}
+        logged = listed & {"acc", "accuracy"}
+        asked = {unavailable["asked"]}
+    else:
+        logged = {found["name"] for found in _PROGRESS_ACCURACY.finditer(text)}
+        asked = {x["saved"] or x["none"] for x in _ASKED.finditer(text)}
+        asked |= {
+            key["key"]
+            for tb in tracebacks
+            if tb.type == "KeyError" and (key := _KEY.match(tb.message)) is not None
+        }
+    if len(logged) != 1 or len(asked) != 1 or logged == asked:
+        return None
+    (name,) = logged
+    table = keras_api()
+    keras, tf_line = table.metric_names_kept_in, table.tf_metric_names_kept_in
+    before = (
+        f"tf.keras before TensorFlow {tf_line} (or with its TensorFlow 1 behaviour) and Keras "
+        f"before {keras}"
+    )
+    shown = (
+        f"Keras' callback says the logs have no `{next(iter(asked))}`: they hold "
+        f"{unavailable['names']}."
+        if unavailable is not None
+        else f"Keras' progress bar logs the accuracy as {name} (val_{name}), and the code asks "
+        f"for {next(iter(asked))}."
+    )
+    if name == "acc" and _BANNER.search(text) is not None:
+        # Multi-backend Keras' banner: the standalone keras package logged it, not tf.keras.
+        return causes.finding(
+            f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+            "The installed keras logs the accuracy as 'acc': the code reads 'accuracy', the "
+            f"name keras {keras} and later log it under",
+            f"{shown} The log shows multi-backend Keras ('Using TensorFlow backend.'): its "
+            f"releases before {keras} log metrics=['accuracy'] as acc and val_acc, {keras} "
+            "logs the name given to compile: the code was written for that release or tf.keras.",
+            Fix(
+                "Read the names this keras logs in the code (logs.get('acc'), "
+                "history.history['val_acc'], monitor='val_acc'), or upgrade keras to "
+                f"{keras}.0 or later (`pip show keras` shows the installed release).",
+                (),
+            ),
+            table.metric_names_links,
+        )
+    if name == "acc":
+        return causes.finding(
+            f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.TF_TOO_OLD_FOR_CODE,
+            "The installed Keras logs the accuracy as 'acc': the code reads 'accuracy', the "
+            "name later releases log it under",
+            f"{shown} {before} log metrics=['accuracy'] as acc and val_acc; tf.keras from "
+            f"TensorFlow {tf_line} (and Keras {keras}) logs the name given to compile: the "
+            "code was written for those.",
+            Fix(
+                "Read the names this Keras logs in the code (logs.get('acc'), "
+                "history.history['val_acc'], monitor='val_acc'), or run the code under "
+                f"TensorFlow {tf_line} or later, where tf.keras logs 'accuracy' (a "
+                "tf.compat.v1.disable_v2_behavior() call in the code brings the old names "
+                "back: remove it).",
+                (),
+            ),
+            table.metric_names_links,
+        )
+    return causes.finding(
+        f"explain.{causes.code.API_DEFAULT_CHANGED}",
+        Severity.WARNING,
+        causes.code.API_DEFAULT_CHANGED,
+        "The code reads the accuracy as 'acc': the installed Keras logs it as 'accuracy', the "
+        "name given to compile",
+        f"{shown} {before} logged metrics=['accuracy'] as acc and val_acc; tf.keras from "
+        f"TensorFlow {tf_line} and Keras {keras} on log the name given to compile: the code "
+        "was written for the earlier releases.",
+        Fix(
+            "Read the accuracy as the installed Keras logs it (logs.get('accuracy'), "
+            "history.history['val_accuracy'], monitor='val_accuracy'), or compile with "
+            "metrics=['acc'] so that it is logged as acc and val_acc.",
+            (),
+        ),
+        table.metric_names_links,
+    )
