@@ -584,9 +584,19 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
     for frame in reversed(tb.frames):
         if frame.code and f"{kwarg}=" in frame.code:
             found = knowledge.code(frame.code)
+            rule = _rule_of(knowledge, found[1]) if found is not None else None
+            if rule is not None and rule.kwarg is None and rule.effect in _NAME_GONE:
+                # The line's first broken use is a name whose removal raises AttributeError or
+                # ImportError (tf.layers under TensorFlow 2): a call of it that got as far as
+                # refusing a keyword found the name, so the release is one that has it.
+                return None
             if found is not None:
                 return found
     return None
+
+
+#: Rule effects that say the name itself is gone: using it raises before any call is made.
+_NAME_GONE = ("attribute-error", "import-error", "module-removed")
 
 
 #: The functions Keras 2 reads a saved model through, from the file to the layer's class:
