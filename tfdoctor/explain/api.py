@@ -452,6 +452,22 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
         return None
     # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
+    rule = _rule_of(knowledge, verdict) if verdict is not None else None
+    if rule is not None and rule.effect == "keras3-behaviour":
+        # The rule is about names that fail when used under Keras 3 (TensorFlow 1's RNN
+        # cells); Python's words say the name itself is missing, as tf.nn.rnn_cell is from
+        # every TensorFlow 2 release: the listing says what became of it, where it lacks it.
+        # The stop-gap it names meets the rule from the rule's release on: its words follow.
+        listed = knowledge.listed(name)
+        if listed is not None:
+            verdict = dataclasses.replace(
+                listed,
+                fix=Fix(
+                    f"{listed.fix.text} From TensorFlow {rule.release} on (Keras 3): "
+                    f"{rule.what} {rule.replacement}",
+                    listed.fix.commands,
+                ),
+            )
     return (name, verdict) if verdict is not None else None
 
 
