@@ -606,6 +606,10 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
                 # ImportError (tf.layers under TensorFlow 2): a call of it that got as far as
                 # refusing a keyword found the name, so the release is one that has it.
                 return None
+            if rule is not None and rule.kwarg is not None and rule.kwarg != kwarg:
+                # A rule about another keyword of the line (workers= beside the refused
+                # steps_per_execution=): Python names the one it refused.
+                return None
             if found is not None:
                 return found
     return None
