@@ -546,6 +546,23 @@ def test_keras2_code_beside_keras2_frames_is_no_keras3_reading(keras_frame: str)
             {},
             id="template-no-value",
         ),
+        # A shell's one-line program printing __version__: the value on the next line.
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.__version__)"\n2.5.0\n',
+            {"tensorflow": "2.5.0"},
+            id="shell-python-c",
+        ),
+        pytest.param(
+            "C:\\work> py -c 'import numpy as np;print(np.__version__)'\r\n1.26.4\r\n",
+            {"numpy": "1.26.4"},
+            id="shell-py-c-windows",
+        ),
+        pytest.param(
+            '$ python3.11 -c "import tensorflow as tf; print(tf.__version__)"\n'
+            "Traceback (most recent call last):\n",
+            {},
+            id="shell-python-c-no-value",
+        ),
     ],
 )
 def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:

@@ -1138,6 +1138,14 @@ _ECHO = re.compile(
     re.MULTILINE,
 )
 
+#: A shell's one-line program printing a version (``python -c "import tensorflow as tf;
+#: print(tf.__version__)"``), and what it printed on the next line.
+_SHELL_ECHO = re.compile(
+    r"\b(?:python[\d.]*|py)(?:\.exe)?[ \t]+-c[ \t]+[\"'][^\"'\n]{0,300}?\bprint\(\s*"
+    r"(?P<module>tf|tensorflow|np|numpy|keras)\.__version__\s*\)[; \t]*[\"'][ \t]*\r?\n"
+    r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.]|-tf)"
+)
+
 
 #: TensorFlow's issue template's command for the release (``python -c "import tensorflow as
 #: tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"``; 1.x's spelled ``tf.GIT_VERSION,
@@ -1314,7 +1322,8 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
                 out.setdefault("tensorflow", _echoed_release(text, m))
         if "__version__" not in text:
             continue
-        for m in _ECHO.finditer(text):
+        shell = _SHELL_ECHO.finditer(text) if "-c" in text else iter(())
+        for m in sorted((*_ECHO.finditer(text), *shell), key=lambda m: m.start()):
             # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
             dist = _MODULES[m["module"]]
             out.setdefault(dist, _echoed_release(text, m) if dist == "tensorflow" else m["version"])
