@@ -1147,6 +1147,23 @@ _SHELL_ECHO = re.compile(
 )
 
 
+def _shell_echoes(text: str) -> list[re.Match[str]]:
+    """:data:`_SHELL_ECHO`'s matches, each looked for on the line of a ``__version__`` (few
+    in a log) and the line after it, not across the whole text."""
+    out: list[re.Match[str]] = []
+    at = text.find("__version__")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        after = text.find("\n", at)
+        end = len(text) if after < 0 else text.find("\n", after + 1)
+        end = len(text) if end < 0 else end
+        found = _SHELL_ECHO.search(text, start, end)
+        if found is not None:
+            out.append(found)
+        at = text.find("__version__", after if after >= 0 else len(text))
+    return out
+
+
 #: TensorFlow's issue template's command for the release (``python -c "import tensorflow as
 #: tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"``; 1.x's spelled ``tf.GIT_VERSION,
 #: tf.VERSION``) and what it prints on the next line: git's description then the release,
@@ -1322,8 +1339,7 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
                 out.setdefault("tensorflow", _echoed_release(text, m))
         if "__version__" not in text:
             continue
-        shell = _SHELL_ECHO.finditer(text) if "-c" in text else iter(())
-        for m in sorted((*_ECHO.finditer(text), *shell), key=lambda m: m.start()):
+        for m in sorted((*_ECHO.finditer(text), *_shell_echoes(text)), key=lambda m: m.start()):
             # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
             dist = _MODULES[m["module"]]
             out.setdefault(dist, _echoed_release(text, m) if dist == "tensorflow" else m["version"])
