@@ -133,3 +133,13 @@ def test_no_mismatch_shown_is_not_a_metric_name_reading(log: str) -> None:
         for x in report.findings
         if x.cause in ("api-default-changed", "tf-too-old-for-code", "dependency-too-old-for-code")
     ]
+
+
+def test_a_tensorflow_2_shown_logging_acc_is_its_tensorflow_1_behaviour_not_its_release() -> None:
+    report = explained(
+        ">>> import tensorflow as tf\n>>> tf.__version__\n'2.4.1'\n" + _TF1_CHECKPOINT_ACCURACY
+    )
+    assert not [x for x in report.findings if x.cause == "tf-too-old-for-code"]
+    found = [x for x in report.findings if x.cause == "api-default-changed"]
+    assert len(found) == 1 and "2.4.1" in found[0].summary
+    assert "disable_v2_behavior" in fix_text(found[0])

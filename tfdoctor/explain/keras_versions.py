@@ -697,6 +697,27 @@ def metric_name_finding(
             ),
             table.metric_names_links,
         )
+    if name == "acc" and m.tf is not None and version_key(m.tf.version) >= version_key(tf_line):
+        # A TensorFlow 2 shown logging acc: its TensorFlow 1 behaviour was switched on
+        # (tf2.enabled() is what get_metric_name asks), not a release older than the code.
+        return causes.finding(
+            f"explain.{causes.code.API_DEFAULT_CHANGED}",
+            Severity.WARNING,
+            causes.code.API_DEFAULT_CHANGED,
+            f"TensorFlow {m.tf.version} logs the accuracy as 'acc' under its TensorFlow 1 "
+            "behaviour: the code reads 'accuracy'",
+            f"{shown} tf.keras logs metrics=['accuracy'] as acc and val_acc where TensorFlow 2 "
+            f"behaviour is off (tf.compat.v1.disable_v2_behavior()), as {before} did; TensorFlow "
+            f"{m.tf.version} with it on logs the name given to compile.",
+            Fix(
+                "Read the names this run logs in the code (logs.get('acc'), "
+                "history.history['val_acc'], monitor='val_acc'), or remove the "
+                "tf.compat.v1.disable_v2_behavior() call, where the code can run with "
+                "TensorFlow 2 behaviour.",
+                (),
+            ),
+            table.metric_names_links,
+        )
     if name == "acc":
         return causes.finding(
             f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
