@@ -70,11 +70,23 @@ _STDIN_TRACE = (
             "init = tf.global_variables_initializer()",
             id="one-line",
         ),
+        # A block ends with an empty line at the continuation prompt: ``... `` as printed,
+        # ``...`` where the paste lost its trailing space.
         pytest.param(
-            ">>> with tf.Session() as sess:\n...     sess.run(tf.global_variables_initializer())\n",
+            ">>> with tf.Session() as sess:\n"
+            "...     sess.run(tf.global_variables_initializer())\n"
+            "... \n",
             2,
             "sess.run(tf.global_variables_initializer())",
             id="continued",
+        ),
+        pytest.param(
+            ">>> with tf.Session() as sess:\n"
+            "...     sess.run(tf.global_variables_initializer())\n"
+            "...\n",
+            2,
+            "sess.run(tf.global_variables_initializer())",
+            id="continued-stripped-prompt",
         ),
     ],
 )
@@ -95,4 +107,22 @@ def test_a_stdin_frame_takes_its_line_from_the_prompt_above(typed: str, n: int, 
 )
 def test_a_stdin_frame_without_its_statement_keeps_no_line(above: str) -> None:
     (tb,) = read_tracebacks(above + _STDIN_TRACE.format(n=2))
+    assert tb.frames[-1].code == ""
+
+
+def test_a_stdin_function_frame_keeps_no_line_of_the_later_statement() -> None:
+    # The innermost frame is a function typed at an earlier prompt: its line number counts
+    # from its own def, so the statement above the traceback is not its line.
+    text = (
+        ">>> def f():\n"
+        "...     return tf.global_variables_initializer()\n"
+        "... \n"
+        ">>> x = 1; y = (2,\n"
+        "...   f())\n"
+        'Traceback (most recent call last):\n  File "<stdin>", line 2, in <module>\n'
+        '  File "<stdin>", line 2, in f\n'
+        "AttributeError: 'module' object has no attribute 'global_variables_initializer'\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert tb.frames[-1].function == "f"
     assert tb.frames[-1].code == ""

@@ -1236,16 +1236,24 @@ _PROMPT = re.compile(r"[ \t]*(?:>>>|In \[\d*\]:)[ \t]*")
 _MARKS = re.compile(r"[ \t]*[\^~][\^~ \t]*")
 
 
-#: The interactive interpreter's continuation prompt (a statement's second and later lines).
-_CONTINUED = re.compile(r"[ \t]*\.\.\.[ \t]")
+#: The interactive interpreter's continuation prompt (a statement's second and later lines;
+#: ``...`` alone where a paste lost the space after it on the block's closing empty line).
+_CONTINUED = re.compile(r"[ \t]*\.\.\.(?:[ \t]|$)")
 
 
 def _typed_frame(frames: tuple[Frame, ...], text: str, header: int) -> tuple[Frame, ...]:
     """``frames`` with the innermost one's source line read from the prompt above the
     traceback's header, where that frame is the interactive interpreter's (``<stdin>``), which
     prints no line for it: the statement typed at ``>>>`` (its ``...`` lines after it) is the
-    code that ran, the frame's line number counting from the prompt's line."""
-    if not frames or frames[-1].path != "<stdin>" or frames[-1].code or header <= 0:
+    code that ran, the frame's line number counting from the prompt's line. A function's frame
+    (one defined at an earlier prompt) counts from its own ``def``, not from this statement."""
+    if (
+        not frames
+        or frames[-1].path != "<stdin>"
+        or frames[-1].function != "<module>"
+        or frames[-1].code
+        or header <= 0
+    ):
         return frames
     typed: list[str] = []
     begin = header
