@@ -1138,13 +1138,31 @@ _ECHO = re.compile(
     re.MULTILINE,
 )
 
-#: A shell's one-line program printing a version (``python -c "import tensorflow as tf;
-#: print(tf.__version__)"``), and what it printed on the next line.
+#: A shell's one-line program printing one version (``python -c "import tensorflow as tf;
+#: print(tf.__version__)"``), typed at a prompt (``$``, ``#``, ``%``, ``C:\\work>``, a notebook's
+#: ``!``), and what it printed alone on the next line. A program printing more than one value
+#: is left out: which printed line is which is not shown.
 _SHELL_ECHO = re.compile(
-    r"\b(?:python[\d.]*|py)(?:\.exe)?[ \t]+-c[ \t]+[\"'][^\"'\n]{0,300}?\bprint\(\s*"
-    r"(?P<module>tf|tensorflow|np|numpy|keras)\.__version__\s*\)[; \t]*[\"'][ \t]*\r?\n"
-    r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.]|-tf)"
+    r"^[ \t]*(?:\([^()\n]*\)[ \t]*)?(?:[^\n\"';&|]*?[$#%>][ \t]*|![ \t]*)?"
+    r"(?:python[\d.]*|py)(?:\.exe)?[ \t]+-c[ \t]+[\"'](?P<program>(?:(?!print\()[^\"'\n]){0,300}?)"
+    r"\bprint\(\s*(?P<module>tf|tensorflow|np|numpy|keras)\.__version__\s*\)[; \t]*[\"'][ \t]*\r?\n"
+    r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)['\"]?[ \t]*\r?$",
+    re.MULTILINE,
 )
+#: One ``import`` statement of a one-line program: its names, each with its ``as`` alias.
+_IMPORTED = re.compile(r"(?:^|;)[ \t]*import[ \t]+(?P<names>[\w. \t,]+)")
+
+
+def _imports_as(program: str, module: str) -> bool:
+    """Whether the program's own ``import`` statements bind ``module`` to the package of that
+    name in :data:`_MODULES` (``import tensorflow as tf``), not to another one (``import
+    tf_keras as keras``, ``from tensorflow import keras``)."""
+    for found in _IMPORTED.finditer(program):
+        for item in found["names"].split(","):
+            name, _, alias = (w.strip() for w in item.partition(" as "))
+            if (alias or name) == module:
+                return _MODULES.get(name) == _MODULES[module]
+    return False
 
 
 def _shell_echoes(text: str) -> list[re.Match[str]]:
@@ -1158,7 +1176,7 @@ def _shell_echoes(text: str) -> list[re.Match[str]]:
         end = len(text) if after < 0 else text.find("\n", after + 1)
         end = len(text) if end < 0 else end
         found = _SHELL_ECHO.search(text, start, end)
-        if found is not None:
+        if found is not None and _imports_as(found["program"], found["module"]):
             out.append(found)
         at = text.find("__version__", after if after >= 0 else len(text))
     return out
