@@ -81,6 +81,24 @@ def test_python_3_words_keep_the_newest_release_judging() -> None:
     assert "From TensorFlow 2.16 on (Keras 3)" in found.fix.text
 
 
+@pytest.mark.parametrize(
+    ("release", "words"),
+    [
+        pytest.param("2.10.0", "From TensorFlow 2.16 on (Keras 3)", id="before-keras3"),
+        pytest.param(
+            "2.16.1", "The stop-gap fails on the log's TensorFlow 2.16.1 (Keras 3)", id="keras3"
+        ),
+    ],
+)
+def test_the_stop_gap_is_said_to_fail_on_a_keras_3_release_the_log_shows(
+    release: str, words: str
+) -> None:
+    echo = f">>> import tensorflow as tf\n>>> tf.__version__\n'{release}'\n"
+    found = top_error(_explained(echo + one_frame_log(PY3_MODULE, CELL)))
+    assert found.cause == "api-moved-to-compat-v1"
+    assert found.fix is not None and words in found.fix.text
+
+
 # --- the R interfaces (reticulate) ------------------------------------------------------------
 
 #: R's words for the reticulate call that asked Python, the Python error on the next line.
