@@ -10,6 +10,7 @@ optimizer argument an older Keras refuses is code written for a newer Keras.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Optional
@@ -612,146 +613,222 @@ def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine
     return []
 
 
-#: A line of Keras' progress bar (Progbar.update: `` - name: value`` for each value logged,
-#: the loss among them), with the accuracy's name in it: the name the installed Keras logs
-#: the accuracy under (``acc``, ``val_acc``; or ``accuracy``, ``val_accuracy``).
-_PROGRESS_ACCURACY = re.compile(
-    r"^(?=[^\n]*\bloss: [-\d.]).*? - (?:val_)?(?P<name>acc|accuracy): [-\d.na]", re.MULTILINE
+#: A line of Keras' progress bar (Progbar.update, verbose=1: ``1875/1875 [====] - 3s ...``,
+#: Keras 3's ``469/469 ━━━━ 2s ...``; verbose=2: ``1875/1875 - 3s - ...``, multi-backend
+#: Keras' `` - 4s - ...``), with a loss logged on it: `` - name: value`` for each value.
+_PROGRESS_LINE = re.compile(
+    r"^[ \t]*(?:\d+/\d+ (?:\[[=>.]*\]|━+| - \d+m?s)| - \d+s - )(?=[^\n]*\bloss: [-\d.])[^\n]*",
+    re.MULTILINE,
 )
-#: Keras' callbacks naming a monitored value the logs lack, with the names they hold
-#: (EarlyStopping's and ReduceLROnPlateau's get_monitor_value: "... conditioned on metric `%s`
-#: which is not available. Available metrics are: %s", keras/callbacks.py of multi-backend
-#: Keras, tf.keras and Keras 3 alike).
+#: The accuracy among a progress bar line's values: the name Keras logs it under (``acc``,
+#: ``val_acc``; or ``accuracy``, ``val_accuracy``).
+_LOGGED = re.compile(r" - (?P<val>val_)?(?P<name>acc|accuracy): [-\d.na]")
+#: Keras' callbacks naming a monitored value the logs lack, with the names they hold:
+#: EarlyStopping's get_monitor_value ("Early stopping conditioned on metric `%s` which is not
+#: available. Available metrics are: %s") and ReduceLROnPlateau's on_epoch_end ("Learning rate
+#: reduction is conditioned on metric `%s` which is not available. ..."), keras/callbacks.py
+#: of multi-backend Keras, tf.keras and Keras 3 alike.
 _UNAVAILABLE = re.compile(
-    r"conditioned on metric `(?:val_)?(?P<asked>acc|accuracy)` which is not available\. "
+    r"conditioned on metric `(?P<val>val_)?(?P<asked>acc|accuracy)` which is not available\. "
     r"Available metrics are: (?P<names>[\w,]+)"
 )
 #: Other words for the code asking the accuracy by a name the logs lack: ModelCheckpoint's
 #: ("Can save best model only with %s available, skipping.") and a value the code read as
-#: None (``logs.get('accuracy')`` printed).
+#: None printed alone on its line or right after a progress bar's value (``logs.get('accuracy')``
+#: printed after the bar's carriage return).
 _ASKED = re.compile(
-    r"Can save best model only with (?:val_)?(?P<saved>acc|accuracy) available"
-    r"|(?<![A-Za-z_-])(?:val_)?(?P<none>acc|accuracy)(?:'\])?: None\b"
+    r"Can save best model only with (?P<sval>val_)?(?P<saved>acc|accuracy) available"
+    r"|(?:^|(?<=\d))(?P<nval>val_)?(?P<none>acc|accuracy)(?:'\])?: None[ \t]*\r?$",
+    re.MULTILINE,
 )
 #: A KeyError's message naming the accuracy (``history.history['val_acc']``).
-_KEY = re.compile(r"^'(?:val_)?(?P<key>acc|accuracy)'$")
+_KEY = re.compile(r"^'(?P<val>val_)?(?P<key>acc|accuracy)'$")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Mismatch:
+    """The accuracy asked by one name where Keras logs it under the other."""
+
+    #: The name the code asks and the one Keras logs: ``acc`` or ``accuracy``, never the same.
+    asked: str
+    logged: str
+    #: What the log shows of it, in words.
+    shown: str
+
+
+def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]:
+    """The code asking the accuracy by the other name than Keras logs it under, where the log
+    shows one name of each; None where a validation value is asked and the log shows none
+    logged (no validation data: neither name would be there)."""
+    unavailable = _UNAVAILABLE.search(text)
+    if unavailable is not None:
+        listed = unavailable["names"].split(",")
+        logged = {n.removeprefix("val_") for n in listed} & {"acc", "accuracy"}
+        has_val = any(n.startswith("val_") for n in listed)
+        asked = {(bool(unavailable["val"]), unavailable["asked"])}
+    else:
+        found = [x for line in _PROGRESS_LINE.finditer(text) for x in _LOGGED.finditer(line[0])]
+        logged = {x["name"] for x in found}
+        has_val = any(x["val"] for x in found)
+        asked = {
+            (bool(x["sval"] or x["nval"]), x["saved"] or x["none"]) for x in _ASKED.finditer(text)
+        }
+        asked |= {
+            (bool(key["val"]), key["key"])
+            for tb in tracebacks
+            if tb.type == "KeyError" and (key := _KEY.match(tb.message)) is not None
+        }
+    names = {name for _, name in asked}
+    if len(logged) != 1 or len(names) != 1 or logged == names:
+        return None
+    if any(val for val, _ in asked) and not has_val:
+        return None
+    (name,) = names
+    (kept,) = logged
+    shown = (
+        f"Keras' callback says the logs have no `{unavailable['val'] or ''}{name}`: they hold "
+        f"{unavailable['names']}."
+        if unavailable is not None
+        else f"Keras' progress bar logs the accuracy as {kept} (val_{kept}), and the code asks "
+        f"for {name}."
+    )
+    return _Mismatch(name, kept, shown)
+
+
+def _before_tf2_served(m: Machine, tf_line: str) -> bool:
+    """Whether a TensorFlow before ``tf_line`` can have run: the log shows no Python, or one
+    some line before it published wheels for (TensorFlow 1.x had none for 3.8 on)."""
+    python = m.python_version
+    if python is None or m.matrix is None:
+        return True
+    return any(x.key < version_key(tf_line) and x.has_wheels_for(python) for x in m.matrix.lines)
 
 
 def metric_name_finding(
     text: str, tracebacks: Sequence[Traceback], m: Machine
 ) -> Optional[Finding]:
-    """The code reading the accuracy under the other name than the one the installed Keras
-    logs it under: Keras before the releases data/keras_api.yaml's metric_names_kept_in
-    names (standalone Keras 2.3, tf.keras of TensorFlow 2) logs metrics=['accuracy'] as
-    ``acc``, those releases as ``accuracy``. The log shows the name Keras logs (its progress
-    bar, or a callback's list of the names it has) and the code asking the other (a
-    KeyError, a callback's words, a value read as None). Code asking ``accuracy`` of a Keras
-    that logs ``acc`` was written for the later releases (the installed TensorFlow is older
-    than the code, or TensorFlow 2 runs with its TensorFlow 1 behaviour); code asking ``acc``
-    of one that logs ``accuracy`` was written for the earlier ones (api-default-changed)."""
-    unavailable = _UNAVAILABLE.search(text)
-    if unavailable is not None:
-        listed = {n.removeprefix("val_") for n in unavailable["names"].split(",")}
-        logged = listed & {"acc", "accuracy"}
-        asked = {unavailable["asked"]}
-    else:
-        logged = {found["name"] for found in _PROGRESS_ACCURACY.finditer(text)}
-        asked = {x["saved"] or x["none"] for x in _ASKED.finditer(text)}
-        asked |= {
-            key["key"]
-            for tb in tracebacks
-            if tb.type == "KeyError" and (key := _KEY.match(tb.message)) is not None
-        }
-    if len(logged) != 1 or len(asked) != 1 or logged == asked:
+    """The code reading the accuracy under the other name than the one this run logs it
+    under. Keras before the releases data/keras_api.yaml's metric_names_kept_in names
+    (standalone Keras 2.3, tf.keras of TensorFlow 2, with TensorFlow 2 behaviour on) logs
+    metrics=['accuracy'] as ``acc``; those releases log the name given to compile, so
+    metrics=['acc'] is ``acc`` on every release. Code asking ``acc`` of a run logging
+    ``accuracy`` was written for the earlier releases (api-default-changed). Code asking
+    ``accuracy`` of a run logging ``acc``: an older release only where the log shows one; the
+    candidates by name otherwise (the older release where one can have run, metrics=['acc'],
+    TensorFlow 2 behaviour switched off); nothing where only metrics=['acc'] is left."""
+    found = _mismatch(text, tracebacks)
+    if found is None:
         return None
-    (name,) = logged
     table = keras_api()
     keras, tf_line = table.metric_names_kept_in, table.tf_metric_names_kept_in
-    before = (
-        f"tf.keras before TensorFlow {tf_line} (or with its TensorFlow 1 behaviour) and Keras "
-        f"before {keras}"
-    )
-    shown = (
-        f"Keras' callback says the logs have no `{next(iter(asked))}`: they hold "
-        f"{unavailable['names']}."
-        if unavailable is not None
-        else f"Keras' progress bar logs the accuracy as {name} (val_{name}), and the code asks "
-        f"for {next(iter(asked))}."
-    )
-    if name == "acc" and _BANNER.search(text) is not None:
-        # Multi-backend Keras' banner: the standalone keras package logged it, not tf.keras.
-        return causes.finding(
-            f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
-            Severity.WARNING,
-            causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
-            "The installed keras logs the accuracy as 'acc': the code reads 'accuracy', the "
-            f"name keras {keras} and later log it under",
-            f"{shown} The log shows multi-backend Keras ('Using TensorFlow backend.'): its "
-            f"releases before {keras} log metrics=['accuracy'] as acc and val_acc, {keras} "
-            "logs the name given to compile: the code was written for that release or tf.keras.",
-            Fix(
-                "Read the names this keras logs in the code (logs.get('acc'), "
-                "history.history['val_acc'], monitor='val_acc'), or upgrade keras to "
-                f"{keras}.0 or later (`pip show keras` shows the installed release).",
-                (),
-            ),
-            table.metric_names_links,
-        )
-    if name == "acc" and m.tf is not None and version_key(m.tf.version) >= version_key(tf_line):
-        # A TensorFlow 2 shown logging acc: its TensorFlow 1 behaviour was switched on
-        # (tf2.enabled() is what get_metric_name asks), not a release older than the code.
+    if found.logged == "accuracy":
         return causes.finding(
             f"explain.{causes.code.API_DEFAULT_CHANGED}",
             Severity.WARNING,
             causes.code.API_DEFAULT_CHANGED,
-            f"TensorFlow {m.tf.version} logs the accuracy as 'acc' under its TensorFlow 1 "
-            "behaviour: the code reads 'accuracy'",
-            f"{shown} tf.keras logs metrics=['accuracy'] as acc and val_acc where TensorFlow 2 "
-            f"behaviour is off (tf.compat.v1.disable_v2_behavior()), as {before} did; TensorFlow "
-            f"{m.tf.version} with it on logs the name given to compile.",
+            "The code reads the accuracy as 'acc': the installed Keras logs it as 'accuracy', "
+            "the name given to compile",
+            f"{found.shown} tf.keras before TensorFlow {tf_line} (or with its TensorFlow 1 "
+            f"behaviour) and Keras before {keras} logged metrics=['accuracy'] as acc and "
+            f"val_acc; tf.keras from TensorFlow {tf_line} and Keras {keras} on log the name "
+            "given to compile: the code was written for the earlier releases.",
             Fix(
-                "Read the names this run logs in the code (logs.get('acc'), "
-                "history.history['val_acc'], monitor='val_acc'), or remove the "
-                "tf.compat.v1.disable_v2_behavior() call, where the code can run with "
-                "TensorFlow 2 behaviour.",
+                "Read the accuracy as the installed Keras logs it (logs.get('accuracy'), "
+                "history.history['val_accuracy'], monitor='val_accuracy'), or compile with "
+                "metrics=['acc'] so that it is logged as acc and val_acc.",
                 (),
             ),
             table.metric_names_links,
         )
-    if name == "acc":
+    read = (
+        "Read the name this run logs in the code (logs.get('acc'), history.history['val_acc'], "
+        "monitor='val_acc')"
+    )
+    as_given = "compile with metrics=['accuracy'] where the code passes metrics=['acc']"
+    v2_off = "remove a tf.compat.v1.disable_v2_behavior() call where the code makes one"
+    if _BANNER.search(text) is not None:
+        # Multi-backend Keras' banner: the standalone keras package logged it, not tf.keras.
+        listed = m.facts.package("keras")
+        version = listed.version if listed is not None and listed.version else None
+        if version is not None and version_key(version) >= version_key(keras):
+            return None  # it logs the name given to compile: metrics=['acc'] is all that is left
+        older = f"multi-backend keras before {keras} logs metrics=['accuracy'] as acc"
+        upgrade = (
+            f"or, where the code compiles with metrics=['accuracy'], upgrade keras to {keras}.0 "
+            "or later"
+        )
+        if version is not None:
+            return causes.finding(
+                f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+                Severity.WARNING,
+                causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+                f"keras {version} logs the accuracy as 'acc': the code reads 'accuracy', the "
+                f"name keras {keras} and later log it under",
+                f"{found.shown} The log shows multi-backend Keras ('Using TensorFlow "
+                f"backend.') {version}: {older} and val_acc; {keras} logs the name given to "
+                "compile: the code was written for that release or tf.keras.",
+                Fix(f"{read}, {upgrade}.", ()),
+                table.metric_names_links,
+            )
+        return causes.finding(
+            f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+            "This run logs the accuracy as 'acc', the code reads 'accuracy': a keras older than "
+            "the code, or the code's compile",
+            f"{found.shown} The log shows multi-backend Keras ('Using TensorFlow backend.'), "
+            f"not which release: {older}, and every release logs metrics=['acc'] as acc.",
+            Fix(f"{read}, {upgrade}, or {as_given}.", ()),
+            table.metric_names_links,
+        )
+    older = f"tf.keras before TensorFlow {tf_line} logs metrics=['accuracy'] as acc"
+    upgrade = (
+        f"or, where the code compiles with metrics=['accuracy'], run it under TensorFlow "
+        f"{tf_line} or later"
+    )
+    behaviour = (
+        f"tf.keras of TensorFlow {tf_line} on logs it so too where TensorFlow 2 behaviour is "
+        "off (tf.compat.v1.disable_v2_behavior()), and every release logs metrics=['acc'] as "
+        "acc"
+    )
+    shown_tf = m.tf.version if m.tf is not None else None
+    if shown_tf is not None and version_key(shown_tf) < version_key(tf_line):
         return causes.finding(
             f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
             Severity.WARNING,
             causes.code.TF_TOO_OLD_FOR_CODE,
-            "The installed Keras logs the accuracy as 'acc': the code reads 'accuracy', the "
-            "name later releases log it under",
-            f"{shown} {before} log metrics=['accuracy'] as acc and val_acc; tf.keras from "
-            f"TensorFlow {tf_line} (and Keras {keras}) logs the name given to compile: the "
-            "code was written for those.",
-            Fix(
-                "Read the names this Keras logs in the code (logs.get('acc'), "
-                "history.history['val_acc'], monitor='val_acc'), or run the code under "
-                f"TensorFlow {tf_line} or later, where tf.keras logs 'accuracy' (a "
-                "tf.compat.v1.disable_v2_behavior() call in the code brings the old names "
-                "back: remove it).",
-                (),
-            ),
+            f"TensorFlow {shown_tf} logs the accuracy as 'acc': the code reads 'accuracy', the "
+            f"name TensorFlow {tf_line} and later log it under",
+            f"{found.shown} {older} and val_acc; tf.keras from TensorFlow {tf_line} (and Keras "
+            f"{keras}) logs the name given to compile: the code was written for those.",
+            Fix(f"{read}, {upgrade}.", ()),
+            table.metric_names_links,
+        )
+    if shown_tf is not None or not _before_tf2_served(m, tf_line):
+        ran = (
+            f"TensorFlow {shown_tf}"
+            if shown_tf is not None
+            else f"a TensorFlow {tf_line} or later (the log's Python {m.python_version} has no "
+            "earlier wheels)"
+        )
+        return causes.finding(
+            f"explain.{causes.code.API_DEFAULT_CHANGED}",
+            Severity.WARNING,
+            causes.code.API_DEFAULT_CHANGED,
+            "This run logs the accuracy as 'acc', the code reads 'accuracy': the code turns "
+            "TensorFlow 2 behaviour off or compiles with metrics=['acc']",
+            f"{found.shown} The log shows {ran}, which logs the name given to compile: "
+            f"{behaviour}.",
+            Fix(f"{read}, or {v2_off}, or {as_given}.", ()),
             table.metric_names_links,
         )
     return causes.finding(
-        f"explain.{causes.code.API_DEFAULT_CHANGED}",
+        f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
         Severity.WARNING,
-        causes.code.API_DEFAULT_CHANGED,
-        "The code reads the accuracy as 'acc': the installed Keras logs it as 'accuracy', the "
-        "name given to compile",
-        f"{shown} {before} logged metrics=['accuracy'] as acc and val_acc; tf.keras from "
-        f"TensorFlow {tf_line} and Keras {keras} on log the name given to compile: the code "
-        "was written for the earlier releases.",
-        Fix(
-            "Read the accuracy as the installed Keras logs it (logs.get('accuracy'), "
-            "history.history['val_accuracy'], monitor='val_accuracy'), or compile with "
-            "metrics=['acc'] so that it is logged as acc and val_acc.",
-            (),
-        ),
+        causes.code.TF_TOO_OLD_FOR_CODE,
+        "This run logs the accuracy as 'acc', the code reads 'accuracy': a TensorFlow older "
+        "than the code, or the code's compile or TensorFlow 1 behaviour",
+        f"{found.shown} The log does not show which TensorFlow ran: {older}; {behaviour}.",
+        Fix(f"{read}, {upgrade}, or {v2_off}, or {as_given}.", ()),
         table.metric_names_links,
     )
