@@ -103,6 +103,24 @@ def test_code_asking_accuracy_of_a_run_logging_acc_names_each_candidate_where_no
     assert "disable_v2_behavior" in text and "metrics=['acc']" in text
 
 
+@pytest.mark.parametrize("python", ["2.7", "3.7"])
+def test_a_python_tensorflow_1_had_wheels_for_keeps_the_older_release_a_candidate(
+    python: str,
+) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "/usr/lib/python{python}/dist-packages/app/train.py", line 5, in <module>\n'
+        "    import missing_thing\n"
+        "ImportError: No module named missing_thing\n"
+    )
+    found = [
+        x
+        for x in explained(text + _TF1_CHECKPOINT_ACCURACY).findings
+        if x.cause == "tf-too-old-for-code"
+    ]
+    assert len(found) == 1 and "TensorFlow 2.0 or later" in fix_text(found[0])
+
+
 def test_a_tensorflow_1_shown_logging_acc_is_that_release_older_than_the_code() -> None:
     report = explained(
         '$ python -c "import tensorflow as tf; print(tf.__version__)"\n1.15.0\n'
