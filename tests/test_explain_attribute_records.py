@@ -69,9 +69,34 @@ def test_the_python_2_a_frame_shows_is_the_machines_python_too(path: str) -> Non
 
 
 def test_python_3_words_keep_the_newest_release_judging() -> None:
-    # Python 3's words bound nothing: the newest line's verdict stands.
+    # Python 3's words bound nothing: the newest line's verdict stands. Its tf.nn.rnn_cell is
+    # missing from every TensorFlow 2 release (its home is tf.compat.v1), so the name's move
+    # raised it, not Keras 3 (whose rule is about the cells failing when used): the fix's
+    # stop-gap says what Keras 3 does to it.
     report = _explained(one_frame_log(PY3_MODULE, CELL))
-    assert top_error(report).cause == "keras3-behaviour-change"
+    found = top_error(report)
+    assert found.cause == "api-moved-to-compat-v1"
+    assert "keras3-behaviour-change" not in problem_causes(report)
+    assert found.fix is not None and "tf.compat.v1.nn.rnn_cell" in found.fix.text
+    assert "From TensorFlow 2.16 on (Keras 3)" in found.fix.text
+
+
+@pytest.mark.parametrize(
+    ("release", "words"),
+    [
+        pytest.param("2.10.0", "From TensorFlow 2.16 on (Keras 3)", id="before-keras3"),
+        pytest.param(
+            "2.16.1", "The stop-gap fails on the log's TensorFlow 2.16.1 (Keras 3)", id="keras3"
+        ),
+    ],
+)
+def test_the_stop_gap_is_said_to_fail_on_a_keras_3_release_the_log_shows(
+    release: str, words: str
+) -> None:
+    echo = f">>> import tensorflow as tf\n>>> tf.__version__\n'{release}'\n"
+    found = top_error(_explained(echo + one_frame_log(PY3_MODULE, CELL)))
+    assert found.cause == "api-moved-to-compat-v1"
+    assert found.fix is not None and words in found.fix.text
 
 
 # --- the R interfaces (reticulate) ------------------------------------------------------------

@@ -144,3 +144,41 @@ def test_the_standalone_keras_refusing_a_keyword_is_no_tensorflow_release(text: 
     """Beside a TensorFlow 1.x, the keras package's own frame is that Keras' release: an
     upgrade of TensorFlow does not change what it takes."""
     assert all(x.cause != "tf-too-old-for-code" for x in explained(_ECHO_113 + text).findings)
+
+
+@pytest.mark.parametrize(
+    ("code", "frames", "error"),
+    [
+        (
+            "x = tf.layers.conv2d(x, 64, 3, padding='same', foo_rate=2)",
+            [(f"{_SITE}/tensorflow/python/layers/convolutional.py", "conv2d", "pass")],
+            "TypeError: conv2d() got an unexpected keyword argument 'foo_rate'",
+        ),
+        (
+            "tf.logging.set_verbosity(tf.logging.INFO, foo=1)",
+            [],
+            "TypeError: set_verbosity() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            # A keyword of the user's own making (sample_weight misspelt) after workers=, which
+            # a Keras 3 rule is about: Python names the first keyword it refused, so this fit
+            # took workers.
+            "model.fit(x, y, epochs=3, workers=4, sample_weights=w)",
+            [],
+            "TypeError: fit() got an unexpected keyword argument 'sample_weights'",
+        ),
+    ],
+    ids=["tf-layers-frame", "tf-logging-no-frame", "another-keyword-of-the-line"],
+)
+def test_a_keyword_refused_is_not_read_as_another_use_of_its_line(
+    code: str, frames: list[tuple[str, str, str]], error: str
+) -> None:
+    # Under TensorFlow 2 a name it removed raises AttributeError before any call: a call of it
+    # that got as far as refusing a keyword ran on a release that has the name. A rule about
+    # another keyword of the line is not the one Python refused.
+    report = explained(_trace([("/work/net/model.py", "build", code), *frames], error))
+    assert not [
+        x
+        for x in report.findings
+        if x.cause in ("api-moved-to-compat-v1", "keras3-behaviour-change")
+    ], [(x.id, x.summary) for x in report.findings]

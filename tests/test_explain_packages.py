@@ -546,10 +546,77 @@ def test_keras2_code_beside_keras2_frames_is_no_keras3_reading(keras_frame: str)
             {},
             id="template-no-value",
         ),
+        # A shell's one-line program printing __version__: the value on the next line.
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.__version__)"\n2.5.0\n',
+            {"tensorflow": "2.5.0"},
+            id="shell-python-c",
+        ),
+        pytest.param(
+            "C:\\work> py -c 'import numpy as np;print(np.__version__)'\r\n1.26.4\r\n",
+            {"numpy": "1.26.4"},
+            id="shell-py-c-windows",
+        ),
+        pytest.param(
+            '$ python3.11 -c "import tensorflow as tf; print(tf.__version__)"\n'
+            "Traceback (most recent call last):\n",
+            {},
+            id="shell-python-c-no-value",
+        ),
+        # Two values printed: which line is which is not shown.
+        pytest.param(
+            '$ python -c "import tensorflow as tf, numpy as np; print(np.__version__); '
+            'print(tf.__version__)"\n1.19.5\n2.5.0\n',
+            {},
+            id="shell-python-c-two-prints",
+        ),
+        # Not typed at a prompt: the program of another command's line.
+        pytest.param(
+            '$ cd proj && python -c "import tensorflow as tf; print(tf.__version__)"\n2.5.0\n',
+            {},
+            id="shell-python-c-chained",
+        ),
+        # The value not alone on its line.
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.__version__)"\n'
+            "2021.10.1 is the date of the build\n",
+            {},
+            id="shell-python-c-not-a-version-line",
+        ),
+        # keras bound to another package than keras by the program's own import.
+        pytest.param(
+            '$ python -c "import tf_keras as keras; print(keras.__version__)"\n2.16.0\n',
+            {},
+            id="shell-python-c-tf-keras-as-keras",
+        ),
+        pytest.param(
+            '$ python -c "from tensorflow import keras; print(keras.__version__)"\n2.16.0\n',
+            {},
+            id="shell-python-c-keras-from-tensorflow",
+        ),
+        pytest.param(
+            '(tf) me@MacBook-Air ~ % python -c "import keras; print(keras.__version__)"\n3.3.3\n',
+            {"keras": "3.3.3"},
+            id="shell-python-c-keras-zsh-prompt",
+        ),
     ],
 )
 def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:
     assert read_echoed_versions([text]) == expected
+
+
+def test_a_one_line_program_printing_two_versions_names_no_release() -> None:
+    # NumPy's version printed first: read as TensorFlow's, the fix would name a TensorFlow
+    # 1.19.5 that the log does not show.
+    text = (
+        '$ python -c "import tensorflow as tf, numpy as np; print(np.__version__); '
+        'print(tf.__version__)"\n1.19.5\n2.5.0\n$ python train.py\n'
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    model = tf.keras.Sequential()\n"
+        "AttributeError: module 'tensorflow' has no attribute 'keras'\n"
+    )
+    assert "1.19.5" not in " ".join(fix_text(x) + x.detail for x in explained(text).findings)
 
 
 ADDON = (

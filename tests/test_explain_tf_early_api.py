@@ -482,3 +482,19 @@ def test_a_name_a_listed_line_brought_is_dated_by_the_line_before_it() -> None:
     function = name_releases("tf.function")
     assert function.dated and function.first == "1.14"
     assert "1.13" in function.lacking
+
+
+def test_a_name_typed_at_an_early_releases_prompt_is_a_release_older_than_the_code() -> None:
+    # Python 2's words name no module, and <stdin> prints no line: the statement typed at the
+    # prompt above says what was asked (tf.global_variables_initializer, from 0.12 on).
+    top = top_error(
+        explained(
+            ">>> import tensorflow as tf\n>>> print(tf.__version__)\n0.11.0\n"
+            ">>> init = tf.global_variables_initializer()\n"
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            "AttributeError: 'module' object has no attribute 'global_variables_initializer'\n"
+        )
+    )
+    assert top.cause == "tf-too-old-for-code"
+    assert "0.12" in fix_text(top)

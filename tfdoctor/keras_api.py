@@ -98,6 +98,12 @@ class KerasApi(Record):
     keras2_renamed: Mapping[str, KerasRename]
     #: TensorFlow 2 keyword argument -> the line that brought it (tf.keras, tf.function).
     tensorflow2_arguments: Mapping[str, ArgumentAdded]
+    #: The first standalone Keras (``2.3``) and the first TensorFlow line (``2.0``) whose Keras
+    #: logs a metric under the string given to compile; before them ``accuracy`` is ``acc``.
+    metric_names_kept_in: str
+    tf_metric_names_kept_in: str
+    #: Where those two releases are recorded (their sources' addresses).
+    metric_names_links: tuple[str, ...]
 
 
 def _release(reader: NodeReader, node: Node, where: str) -> str:
@@ -112,11 +118,11 @@ def _name_reader(reader: NodeReader) -> Callable[[Node, str], str]:
 
 def _single(
     reader: NodeReader, top: Mapping[str, Node], field: str, sources: Mapping[str, DataSource]
-) -> str:
-    """A ``{release, source}`` mapping's release."""
+) -> tuple[str, tuple[str, ...]]:
+    """A ``{release, source}`` mapping's release and its source ids."""
     fields = reader.mapping(top[field], field, ("release", "source"))
-    reader.source_ids(fields["source"], f"{field}.source", sources)
-    return _release(reader, fields["release"], f"{field}.release")
+    ids = reader.source_ids(fields["source"], f"{field}.source", sources)
+    return _release(reader, fields["release"], f"{field}.release"), ids
 
 
 def _releases_by_name(
@@ -152,6 +158,8 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
             "multi_backend_tensor_attributes",
             "keras2_renamed",
             "tensorflow2_arguments",
+            "metric_names_kept_in",
+            "tf_metric_names_kept_in",
         ),
     )
     reader.schema_version(top["schema_version"], KERAS_API_VERSION)
@@ -194,17 +202,22 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
             if "dropped" in fields
             else "",
         )
+    keras_kept, keras_ids = _single(reader, top, "metric_names_kept_in", sources)
+    tf_kept, tf_ids = _single(reader, top, "tf_metric_names_kept_in", sources)
     return KerasApi(
         path,
         sources,
-        _single(reader, top, "multi_backend_last", sources),
-        _single(reader, top, "get_updates_changed_in", sources),
+        _single(reader, top, "multi_backend_last", sources)[0],
+        _single(reader, top, "get_updates_changed_in", sources)[0],
         _releases_by_name(reader, top, "optimizer_arguments", "argument", "added_in", sources),
         _releases_by_name(
             reader, top, "multi_backend_tensor_attributes", "attribute", "last_in", sources
         ),
         renamed,
         added,
+        keras_kept,
+        tf_kept,
+        tuple(sources[sid].url for sid in (*keras_ids, *tf_ids)),
     )
 
 

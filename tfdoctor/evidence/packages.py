@@ -1140,6 +1140,49 @@ _ECHO = re.compile(
     re.MULTILINE,
 )
 
+#: A shell's one-line program printing one version (``python -c "import tensorflow as tf;
+#: print(tf.__version__)"``), typed at a prompt (``$``, ``#``, ``%``, ``C:\\work>``, a notebook's
+#: ``!``), and what it printed alone on the next line. A program printing more than one value
+#: is left out: which printed line is which is not shown.
+_SHELL_ECHO = re.compile(
+    r"^[ \t]*(?:\([^()\n]*\)[ \t]*)?(?:[^\n\"';&|]*?[$#%>][ \t]*|![ \t]*)?"
+    r"(?:python[\d.]*|py)(?:\.exe)?[ \t]+-c[ \t]+[\"'](?P<program>(?:(?!print\()[^\"'\n]){0,300}?)"
+    r"\bprint\(\s*(?P<module>tf|tensorflow|np|numpy|keras)\.__version__\s*\)[; \t]*[\"'][ \t]*\r?\n"
+    r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)['\"]?[ \t]*\r?$",
+    re.MULTILINE,
+)
+#: One ``import`` statement of a one-line program: its names, each with its ``as`` alias.
+_IMPORTED = re.compile(r"(?:^|;)[ \t]*import[ \t]+(?P<names>[\w. \t,]+)")
+
+
+def _imports_as(program: str, module: str) -> bool:
+    """Whether the program's own ``import`` statements bind ``module`` to the package of that
+    name in :data:`_MODULES` (``import tensorflow as tf``), not to another one (``import
+    tf_keras as keras``, ``from tensorflow import keras``)."""
+    for found in _IMPORTED.finditer(program):
+        for item in found["names"].split(","):
+            name, _, alias = (w.strip() for w in item.partition(" as "))
+            if (alias or name) == module:
+                return _MODULES.get(name) == _MODULES[module]
+    return False
+
+
+def _shell_echoes(text: str) -> list[re.Match[str]]:
+    """:data:`_SHELL_ECHO`'s matches, each looked for on the line of a ``__version__`` (few
+    in a log) and the line after it, not across the whole text."""
+    out: list[re.Match[str]] = []
+    at = text.find("__version__")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        after = text.find("\n", at)
+        end = len(text) if after < 0 else text.find("\n", after + 1)
+        end = len(text) if end < 0 else end
+        found = _SHELL_ECHO.search(text, start, end)
+        if found is not None and _imports_as(found["program"], found["module"]):
+            out.append(found)
+        at = text.find("__version__", after if after >= 0 else len(text))
+    return out
+
 
 #: TensorFlow's issue template's command for the release (``python -c "import tensorflow as
 #: tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"``; 1.x's spelled ``tf.GIT_VERSION,
@@ -1316,7 +1359,7 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
                 out.setdefault("tensorflow", _echoed_release(text, m))
         if "__version__" not in text:
             continue
-        for m in _ECHO.finditer(text):
+        for m in sorted((*_ECHO.finditer(text), *_shell_echoes(text)), key=lambda m: m.start()):
             # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
             dist = _MODULES[m["module"]]
             out.setdefault(dist, _echoed_release(text, m) if dist == "tensorflow" else m["version"])

@@ -14,6 +14,7 @@ without a traceback above it (``AttributeError: module ...`` pasted alone) count
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import heapq
 import re
@@ -348,7 +349,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             line_no += text.count("\n", counted, pos)
             counted = pos
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
-            built = tuple(_frame(m, text) for m in frames)
+            built = _typed_frame(tuple(_frame(m, text) for m in frames), text, header_at)
             line_start = text.rfind("\n", 0, pos) + 1
             message = _message_of(match, text)
             statement, importers, typed, printed = (
@@ -1233,6 +1234,49 @@ _PROMPT = re.compile(r"[ \t]*(?:>>>|In \[\d*\]:)[ \t]*")
 #: The marks Python 3.11 on prints under a frame's source line, at the expression that
 #: raised (PEP 657's fine-grained error locations: ``^`` and ``~``): the line is above them.
 _MARKS = re.compile(r"[ \t]*[\^~][\^~ \t]*")
+
+
+#: The interactive interpreter's continuation prompt (a statement's second and later lines;
+#: ``...`` alone where a paste lost the space after it on the block's closing empty line).
+_CONTINUED = re.compile(r"[ \t]*\.\.\.(?:[ \t]|$)")
+
+
+def _typed_frame(frames: tuple[Frame, ...], text: str, header: int) -> tuple[Frame, ...]:
+    """``frames`` with the innermost one's source line read from the prompt above the
+    traceback's header, where that frame is the interactive interpreter's (``<stdin>``), which
+    prints no line for it: the statement typed at ``>>>`` (its ``...`` lines after it) is the
+    code that ran, the frame's line number counting from the prompt's line. A function's frame
+    (one defined at an earlier prompt) counts from its own ``def``, not from this statement."""
+    if (
+        not frames
+        or frames[-1].path != "<stdin>"
+        or frames[-1].function != "<module>"
+        or frames[-1].code
+        or header <= 0
+    ):
+        return frames
+    typed: list[str] = []
+    begin = header
+    for _ in range(50):
+        if begin <= 0:
+            return frames
+        begin, line = _line_before(text, begin)
+        continued = _CONTINUED.match(line)
+        if continued is not None:
+            typed.append(line[continued.end() :])
+            continue
+        prompt = _PROMPT.match(line)
+        if prompt is None or not line.lstrip().startswith(">>>"):
+            return frames
+        typed.append(line[prompt.end() :])
+        break
+    else:
+        return frames
+    typed.reverse()
+    inner = frames[-1]
+    if not 1 <= inner.line <= len(typed) or not typed[inner.line - 1].strip():
+        return frames
+    return (*frames[:-1], dataclasses.replace(inner, code=typed[inner.line - 1].strip()))
 
 
 def _line_before(text: str, start: int) -> tuple[int, str]:

@@ -192,8 +192,11 @@ _EVALUATE_REFUSAL = re.compile(r"(?:^|:\s)Arguments not recognized: \{(?P<kwargs
 _KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 
 
-def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
-    """The API use an exception is about and scan's verdict on it, or None."""
+def api_use(
+    tb: Traceback, knowledge: ApiKnowledge, tf_version: Optional[str] = None
+) -> Optional[tuple[str, Verdict]]:
+    """The API use an exception is about and scan's verdict on it, or None; ``tf_version``:
+    the TensorFlow the log shows, where it does."""
     message = _as_printed(tb.message)
     if own_module_missing(tb) or keras_own_missing(tb):
         return None  # TensorFlow's or Keras' own import of its own module: no use of an API
@@ -209,7 +212,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         aliased = _keras_alias(knowledge, lacks.owner, lacks.name, tb)
         if aliased is not None:
             return aliased
-        found = _named(knowledge, lacks.owner, lacks.name)
+        found = _named(knowledge, lacks.owner, lacks.name, tf_version)
         if found is not None:
             found = _module_imported(knowledge, lacks.owner, *found, tb=tb)
         return found or _written(tb, knowledge, lacks.name)
@@ -222,7 +225,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         # the user's code used.
         return None
     if asked is not None:
-        found = _named(knowledge, asked.module, asked.name)
+        found = _named(knowledge, asked.module, asked.name, tf_version)
         # "(unknown location)": an empty namespace directory left by another release, not
         # the module itself.
         if found is not None and asked.path != "unknown location":
@@ -232,7 +235,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     if gone is not None and gone.quoted:
         module = gone.name
         head, _, last = module.rpartition(".")
-        found = _named(knowledge, head, last) if head else None
+        found = _named(knowledge, head, last, tf_version) if head else None
         if found is not None and _still_shipped(knowledge, found[1]):
             # The module above is one the wheels still ship (a rule says it no longer works,
             # not that it is gone): what is missing is the submodule. Not for a removed
@@ -242,7 +245,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         return found or _written(tb, knowledge, module)
     if gone is not None and gone.python2_alone and _tensorflow_tail(tb, gone.name):
         head, _, last = f"tensorflow.{gone.name}".rpartition(".")
-        return _named(knowledge, head, last)
+        return _named(knowledge, head, last, tf_version)
     attr = _py2_attribute(message)
     if attr is not None:
         found = _written(tb, knowledge, f".{attr}")
@@ -433,7 +436,9 @@ def _keras_alias(
     return name, dataclasses.replace(verdict, what=verdict.what + served)
 
 
-def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
+def _named(
+    knowledge: ApiKnowledge, module: str, attr: str, tf_version: Optional[str] = None
+) -> Optional[tuple[str, Verdict]]:
     private = attr.startswith("_") and not attr.startswith("__")
     base = public_name(module)
     if base is None:
@@ -452,6 +457,27 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
         return None
     # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
+    rule = _rule_of(knowledge, verdict) if verdict is not None else None
+    if rule is not None and rule.effect == "keras3-behaviour":
+        # The rule is about names that fail when used under Keras 3 (TensorFlow 1's RNN
+        # cells); Python's words say the name itself is missing, as tf.nn.rnn_cell is from
+        # every TensorFlow 2 release: the listing says what became of it, where it lacks it.
+        # The stop-gap it names meets the rule from the rule's release on: its words follow.
+        listed = knowledge.listed(name)
+        shown = tf_version is not None and version_key(tf_version) >= version_key(rule.release)
+        lead = (
+            f"The stop-gap fails on the log's TensorFlow {tf_version} (Keras 3):"
+            if shown
+            else f"From TensorFlow {rule.release} on (Keras 3):"
+        )
+        if listed is not None:
+            verdict = dataclasses.replace(
+                listed,
+                fix=Fix(
+                    f"{listed.fix.text} {lead} {rule.what} {rule.replacement}",
+                    listed.fix.commands,
+                ),
+            )
     return (name, verdict) if verdict is not None else None
 
 
@@ -584,9 +610,23 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
     for frame in reversed(tb.frames):
         if frame.code and f"{kwarg}=" in frame.code:
             found = knowledge.code(frame.code)
+            rule = _rule_of(knowledge, found[1]) if found is not None else None
+            if rule is not None and rule.kwarg is None and rule.effect in _NAME_GONE:
+                # The line's first broken use is a name whose removal raises AttributeError or
+                # ImportError (tf.layers under TensorFlow 2): a call of it that got as far as
+                # refusing a keyword found the name, so the release is one that has it.
+                return None
+            if rule is not None and rule.kwarg is not None and rule.kwarg != kwarg:
+                # A rule about another keyword of the line (workers= beside the refused
+                # steps_per_execution=): Python names the one it refused.
+                return None
             if found is not None:
                 return found
     return None
+
+
+#: Rule effects that say the name itself is gone: using it raises before any call is made.
+_NAME_GONE = ("attribute-error", "import-error", "module-removed")
 
 
 #: The functions Keras 2 reads a saved model through, from the file to the layer's class:
@@ -767,7 +807,7 @@ def api_findings(
             # import"): the module may well have it, so no release lacks it.
             continue
         found = _early_release(tb, m, tf_version, reinstalled) or api_use(
-            tb, _python2_bound(tb, knowledge, m, tf_version)
+            tb, _python2_bound(tb, knowledge, m, tf_version), tf_version
         )
         if found is None or found[1].key in _LISTING_KEYS:
             # A listing says only that no listed release has the name (the listings start at

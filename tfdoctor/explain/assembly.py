@@ -71,7 +71,11 @@ from tfdoctor.explain.hosted import (
     tf1_replaced_by_tf2,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
-from tfdoctor.explain.keras_versions import keras_release_in_words, multi_backend_keras_finding
+from tfdoctor.explain.keras_versions import (
+    keras_release_in_words,
+    metric_name_finding,
+    multi_backend_keras_finding,
+)
 from tfdoctor.explain.libraries import (
     _cudnn_major_candidate,
     _custom_op_unresolved,
@@ -1012,6 +1016,7 @@ def explain(
     for late in (
         _keras3_in_words(evidence, machine),
         multi_backend_keras_finding(evidence.first_text, evidence.tracebacks, machine),
+        metric_name_finding(evidence.first_text, evidence.tracebacks, machine),
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         *_native_import_cut(evidence, revealed, machine, findings.values()),
         _interleaved_import(evidence.first_text, findings.values()),

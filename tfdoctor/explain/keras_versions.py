@@ -10,6 +10,7 @@ optimizer argument an older Keras refuses is code written for a newer Keras.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Optional
@@ -610,3 +611,230 @@ def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine
             )
         ]
     return []
+
+
+#: A line of Keras' progress bar (Progbar.update, verbose=1: ``1875/1875 [====] - 3s ...``,
+#: Keras 3's ``469/469 ━━━━ 2s ...``; verbose=2: ``1875/1875 - 3s - ...``, multi-backend
+#: Keras' `` - 4s - ...``), with a loss logged on it: `` - name: value`` for each value.
+_PROGRESS_LINE = re.compile(
+    r"^[ \t]*(?:\d+/\d+ (?:\[[=>.]*\]|━+| - \d+m?s)| - \d+s - )(?=[^\n]*\bloss: [-\d.])[^\n]*",
+    re.MULTILINE,
+)
+#: The accuracy among a progress bar line's values: the name Keras logs it under (``acc``,
+#: ``val_acc``; or ``accuracy``, ``val_accuracy``).
+_LOGGED = re.compile(r" - (?P<val>val_)?(?P<name>acc|accuracy): [-\d.na]")
+#: Keras' callbacks naming a monitored value the logs lack, with the names they hold:
+#: EarlyStopping's get_monitor_value ("Early stopping conditioned on metric `%s` which is not
+#: available. Available metrics are: %s") and ReduceLROnPlateau's on_epoch_end ("Learning rate
+#: reduction is conditioned on metric `%s` which is not available. ..."), keras/callbacks.py
+#: of multi-backend Keras, tf.keras and Keras 3 alike.
+_UNAVAILABLE = re.compile(
+    r"conditioned on metric `(?P<val>val_)?(?P<asked>acc|accuracy)` which is not available\. "
+    r"Available metrics are: (?P<names>[\w,]+)"
+)
+#: Other words for the code asking the accuracy by a name the logs lack: ModelCheckpoint's
+#: ("Can save best model only with %s available, skipping.") and a value the code read as
+#: None printed alone on its line or right after a progress bar's value (``logs.get('accuracy')``
+#: printed after the bar's carriage return).
+_ASKED = re.compile(
+    r"Can save best model only with (?P<sval>val_)?(?P<saved>acc|accuracy) available"
+    r"|(?:^|(?<=\d))(?P<nval>val_)?(?P<none>acc|accuracy)(?:'\])?: None[ \t]*\r?$",
+    re.MULTILINE,
+)
+#: A KeyError's message naming the accuracy (``history.history['val_acc']``).
+_KEY = re.compile(r"^'(?P<val>val_)?(?P<key>acc|accuracy)'$")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Mismatch:
+    """The accuracy asked by one name where Keras logs it under the other."""
+
+    #: The name the code asks and the one Keras logs: ``acc`` or ``accuracy``, never the same.
+    asked: str
+    logged: str
+    #: What the log shows of it, in words.
+    shown: str
+
+
+def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]:
+    """The code asking the accuracy by the other name than Keras logs it under, where the log
+    shows one name of each; None where a validation value is asked and the log shows none
+    logged (no validation data: neither name would be there)."""
+    unavailable = _UNAVAILABLE.search(text)
+    if unavailable is not None:
+        listed = unavailable["names"].split(",")
+        logged = {n.removeprefix("val_") for n in listed} & {"acc", "accuracy"}
+        has_val = any(n.startswith("val_") for n in listed)
+        asked = {(bool(unavailable["val"]), unavailable["asked"])}
+    else:
+        found = [x for line in _PROGRESS_LINE.finditer(text) for x in _LOGGED.finditer(line[0])]
+        logged = {x["name"] for x in found}
+        has_val = any(x["val"] for x in found)
+        asked = {
+            (bool(x["sval"] or x["nval"]), x["saved"] or x["none"]) for x in _ASKED.finditer(text)
+        }
+        asked |= {
+            (bool(key["val"]), key["key"])
+            for tb in tracebacks
+            if tb.type == "KeyError" and (key := _KEY.match(tb.message)) is not None
+        }
+    names = {name for _, name in asked}
+    if len(logged) != 1 or len(names) != 1 or logged == names:
+        return None
+    if any(val for val, _ in asked) and not has_val:
+        return None
+    (name,) = names
+    (kept,) = logged
+    shown = (
+        f"Keras' callback says the logs have no `{unavailable['val'] or ''}{name}`: they hold "
+        f"{unavailable['names']}."
+        if unavailable is not None
+        else f"Keras' progress bar logs the accuracy as {kept} (val_{kept}), and the code asks "
+        f"for {name}."
+    )
+    return _Mismatch(name, kept, shown)
+
+
+def _before_tf2_served(m: Machine, tf_line: str) -> bool:
+    """Whether a TensorFlow before ``tf_line`` can have run: the log shows no Python, or one
+    some release before it published wheels for (the matrix's lines and its earlier releases'
+    rows: TensorFlow 1.x had none for 3.8 on, and Python 2.7's up to 1.15.0)."""
+    python = m.python_version
+    if python is None or m.matrix is None:
+        return True
+    before = version_key(tf_line)
+    minor = ".".join(python.split(".")[:2])
+    return any(x.key < before and x.has_wheels_for(python) for x in m.matrix.lines) or any(
+        version_key(r.release) < before and any(minor in ps for ps in r.python.values())
+        for r in m.matrix.early_releases
+    )
+
+
+def metric_name_finding(
+    text: str, tracebacks: Sequence[Traceback], m: Machine
+) -> Optional[Finding]:
+    """The code reading the accuracy under the other name than the one this run logs it
+    under. Keras before the releases data/keras_api.yaml's metric_names_kept_in names
+    (standalone Keras 2.3, tf.keras of TensorFlow 2, with TensorFlow 2 behaviour on) logs
+    metrics=['accuracy'] as ``acc``; those releases log the name given to compile, so
+    metrics=['acc'] is ``acc`` on every release. Code asking ``acc`` of a run logging
+    ``accuracy`` was written for the earlier releases (api-default-changed). Code asking
+    ``accuracy`` of a run logging ``acc``: an older release only where the log shows one; the
+    candidates by name otherwise (the older release where one can have run, metrics=['acc'],
+    TensorFlow 2 behaviour switched off); nothing where only metrics=['acc'] is left."""
+    found = _mismatch(text, tracebacks)
+    if found is None:
+        return None
+    table = keras_api()
+    keras, tf_line = table.metric_names_kept_in, table.tf_metric_names_kept_in
+    if found.logged == "accuracy":
+        return causes.finding(
+            f"explain.{causes.code.API_DEFAULT_CHANGED}",
+            Severity.WARNING,
+            causes.code.API_DEFAULT_CHANGED,
+            "The code reads the accuracy as 'acc': the installed Keras logs it as 'accuracy', "
+            "the name given to compile",
+            f"{found.shown} tf.keras before TensorFlow {tf_line} (or with its TensorFlow 1 "
+            f"behaviour) and Keras before {keras} logged metrics=['accuracy'] as acc and "
+            f"val_acc; tf.keras from TensorFlow {tf_line} and Keras {keras} on log the name "
+            "given to compile: the code was written for the earlier releases.",
+            Fix(
+                "Read the accuracy as the installed Keras logs it (logs.get('accuracy'), "
+                "history.history['val_accuracy'], monitor='val_accuracy'), or compile with "
+                "metrics=['acc'] so that it is logged as acc and val_acc.",
+                (),
+            ),
+            table.metric_names_links,
+        )
+    read = (
+        "Read the name this run logs in the code (logs.get('acc'), history.history['val_acc'], "
+        "monitor='val_acc')"
+    )
+    as_given = "compile with metrics=['accuracy'] where the code passes metrics=['acc']"
+    v2_off = "remove a tf.compat.v1.disable_v2_behavior() call where the code makes one"
+    if _BANNER.search(text) is not None:
+        # Multi-backend Keras' banner: the standalone keras package logged it, not tf.keras.
+        listed = m.facts.package("keras")
+        version = listed.version if listed is not None and listed.version else None
+        if version is not None and version_key(version) >= version_key(keras):
+            return None  # it logs the name given to compile: metrics=['acc'] is all that is left
+        older = f"multi-backend keras before {keras} logs metrics=['accuracy'] as acc"
+        upgrade = (
+            f"or, where the code compiles with metrics=['accuracy'], upgrade keras to {keras}.0 "
+            "or later"
+        )
+        if version is not None:
+            return causes.finding(
+                f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+                Severity.WARNING,
+                causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+                f"keras {version} logs the accuracy as 'acc': the code reads 'accuracy', the "
+                f"name keras {keras} and later log it under",
+                f"{found.shown} The log shows multi-backend Keras ('Using TensorFlow "
+                f"backend.') {version}: {older} and val_acc; {keras} logs the name given to "
+                "compile: the code was written for that release or tf.keras.",
+                Fix(f"{read}, {upgrade}.", ()),
+                table.metric_names_links,
+            )
+        return causes.finding(
+            f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+            "This run logs the accuracy as 'acc', the code reads 'accuracy': a keras older than "
+            "the code, or the code's compile",
+            f"{found.shown} The log shows multi-backend Keras ('Using TensorFlow backend.'), "
+            f"not which release: {older}, and every release logs metrics=['acc'] as acc.",
+            Fix(f"{read}, {upgrade}, or {as_given}.", ()),
+            table.metric_names_links,
+        )
+    older = f"tf.keras before TensorFlow {tf_line} logs metrics=['accuracy'] as acc"
+    upgrade = (
+        f"or, where the code compiles with metrics=['accuracy'], run it under TensorFlow "
+        f"{tf_line} or later"
+    )
+    behaviour = (
+        f"tf.keras of TensorFlow {tf_line} on logs it so too where TensorFlow 2 behaviour is "
+        "off (tf.compat.v1.disable_v2_behavior()), and every release logs metrics=['acc'] as "
+        "acc"
+    )
+    shown_tf = m.tf.version if m.tf is not None else None
+    if shown_tf is not None and version_key(shown_tf) < version_key(tf_line):
+        return causes.finding(
+            f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.TF_TOO_OLD_FOR_CODE,
+            f"TensorFlow {shown_tf} logs the accuracy as 'acc': the code reads 'accuracy', the "
+            f"name TensorFlow {tf_line} and later log it under",
+            f"{found.shown} {older} and val_acc; tf.keras from TensorFlow {tf_line} (and Keras "
+            f"{keras}) logs the name given to compile: the code was written for those.",
+            Fix(f"{read}, {upgrade}.", ()),
+            table.metric_names_links,
+        )
+    if shown_tf is not None or not _before_tf2_served(m, tf_line):
+        ran = (
+            f"TensorFlow {shown_tf}"
+            if shown_tf is not None
+            else f"a TensorFlow {tf_line} or later (the log's Python {m.python_version} has no "
+            "earlier wheels)"
+        )
+        return causes.finding(
+            f"explain.{causes.code.API_DEFAULT_CHANGED}",
+            Severity.WARNING,
+            causes.code.API_DEFAULT_CHANGED,
+            "This run logs the accuracy as 'acc', the code reads 'accuracy': the code turns "
+            "TensorFlow 2 behaviour off or compiles with metrics=['acc']",
+            f"{found.shown} The log shows {ran}, which logs the name given to compile: "
+            f"{behaviour}.",
+            Fix(f"{read}, or {v2_off}, or {as_given}.", ()),
+            table.metric_names_links,
+        )
+    return causes.finding(
+        f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+        Severity.WARNING,
+        causes.code.TF_TOO_OLD_FOR_CODE,
+        "This run logs the accuracy as 'acc', the code reads 'accuracy': a TensorFlow older "
+        "than the code, or the code's compile or TensorFlow 1 behaviour",
+        f"{found.shown} The log does not show which TensorFlow ran: {older}; {behaviour}.",
+        Fix(f"{read}, {upgrade}, or {v2_off}, or {as_given}.", ()),
+        table.metric_names_links,
+    )

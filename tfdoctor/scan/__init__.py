@@ -314,6 +314,10 @@ class Judge:
             return None
         return self._listing(use.name)
 
+    def listed(self, name: str) -> Optional[Verdict]:
+        """The API listing's verdict on ``name`` alone, whatever rule names it."""
+        return self._listing(name)
+
     def _listing(self, name: str) -> Optional[Verdict]:
         """The verdict of the API listing: the name is missing from the target."""
         newest = self.newest

@@ -185,6 +185,11 @@ class ApiKnowledge:
         kind = "call" if kwargs else "attribute"
         return self._judge.judge_use(Use(api, api, 0, 0, kind, kwargs=tuple(kwargs)))
 
+    def listed(self, api: str) -> Optional[Verdict]:
+        """The verdict of the API listing alone on ``api`` (a public name): where the target
+        lacks it, what became of it; None where the target has it."""
+        return self._judge.listed(api)
+
     def keyword(self, api: str, kwarg: str) -> Optional[Verdict]:
         """The verdict of a rule about passing ``kwarg`` to ``api``, or None."""
         verdict = self.name(api, (kwarg,))
