@@ -841,7 +841,7 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         if build.backtracked:
             return _older_release_source(build, m, release)
         stale = modules().stale_build_scripts.get(build.dist)
-        if stale is not None and stale.breaks(build.version):
+        if stale is not None and stale.breaks(build.version) and stale.broke(build.errors):
             return _stale_build_script(build, m, release, stale)
         fallback = _requires_python_fallback(build, m, release)
         if fallback is not None:
@@ -1017,20 +1017,24 @@ def _stale_build_script(
     where a requirement's range asks for it, so the pin is what made pip build it. Poetry
     builds in an isolated environment of its own the same way."""
     installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    releases = f"{build.dist} releases from {stale.broken_from} before {stale.fixed_in}"
     return causes.finding(
         f"explain.{causes.platform.PINNED_SDIST_UNBUILDABLE}",
         Severity.ERROR,
         causes.platform.PINNED_SDIST_UNBUILDABLE,
-        f"{installer} built {release} from source, and {build.dist} before {stale.fixed_in} "
-        f"does not build with {stale.tool}",
-        f"{build.message}\n{build.dist} releases before {stale.fixed_in} do not build from "
-        f"their source archive with {stale.tool}, which the isolated build environment "
-        f"installs; {installer} took {release}'s archive because a requirement (the install's "
-        f"own, or a package's) asked for a {build.dist} below {stale.fixed_in}: a resolver "
-        "chooses the newest release the requirements admit, and the newer ones build, or "
-        "publish wheels.",
+        f"{installer} built {release} from source, and {releases} do not build with {stale.tool}",
+        f"{build.message}\n{releases} do not build from their source archive with "
+        f"{stale.tool}, which the isolated build environment installs; {installer} took "
+        f"{release}'s archive because a requirement (the install's own, or a package's) asked "
+        f"for a {build.dist} below {stale.fixed_in}: a resolver chooses the newest release the "
+        "requirements admit, and the newer ones build, or publish wheels.",
         causes.software.stale_build_fix(
-            m, build.dist, build.version, stale.fixed_in, stale.tool, build.installer
+            m,
+            build.dist,
+            build.version,
+            (stale.fixed_in, stale.tool),
+            build.installer,
+            (build.spec, build.required_by, build.requirer_release),
         ),
         stale.links,
     )
