@@ -457,6 +457,52 @@ def test_pkg_resources_refusing_a_librarys_requirement_ends_the_program() -> Non
     assert found.fix is not None and "pip index versions tensorflow-addons" in found.fix.commands
 
 
+def test_a_failure_through_the_requirer_that_names_another_module_leaves_the_notice_a_note() -> (
+    None
+):
+    # pip's notice after an install, then a run that fails through the requirer's code for
+    # another reason: the package not installed is not what failed.
+    text = (
+        "$ pip install tf-models-official==2.15.0\n"
+        "Successfully installed tf-models-official-2.15.0\n"
+        "tf-models-official 2.15.0 requires tensorflow-text~=2.15.0, which is not installed.\n"
+        "$ python train.py\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/venv/lib/python3.11/site-packages/official/core/base_trainer.py", '
+        "line 312, in train_step\n"
+        "    outputs = self.model(inputs, training=True)\n"
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating "
+        "tensor with shape[65536,65536] and type float on /job:localhost/replica:0/task:0/"
+        "device:GPU:0 by allocator GPU_0_bfc [Op:MatMul]\n"
+    )
+    assert not [f for f in _of(text, "dependency-missing") if f.severity.rank > 0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "$ python -m myservice\n"
+            "WARNING stevedore.extension Could not load 'tf_plugin': The "
+            "'tensorflow-serving-api>=2.0' distribution was not found and is required by "
+            "myservice-plugins\n"
+            "INFO myservice started, 3 extensions loaded\n",
+            id="a-plugin-loaders-warning",
+        ),
+        pytest.param(
+            "/home/u/venv/lib/python3.10/site-packages/somelib/__init__.py:12: UserWarning: "
+            "optional extra not available: The 'pillow>=8' distribution was not found and is "
+            "required by somelib\n"
+            "Epoch 1/3\n",
+            id="a-library-warning",
+        ),
+    ],
+)
+def test_pkg_resources_words_a_program_caught_and_logged_are_a_note(text: str) -> None:
+    assert _of(text, "dependency-missing")
+    assert all(f.severity.rank <= Severity.INFO.rank for f in explained(text).findings)
+
+
 def test_pkg_resources_words_for_a_scripts_own_requirement_name_no_package() -> None:
     text = (
         "pkg_resources.DistributionNotFound: The 'h5py' distribution was not found and is "

@@ -1440,18 +1440,21 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
-    if c.kind == "missing" and c.source == "pkg_resources":
+    if c.kind == "missing" and c.raised:
         # pkg_resources raised DistributionNotFound as it resolved the requirer (an entry
         # point's script): the program ended there.
         return Severity.ERROR
-    if c.kind == "missing" and c.source == "pip":
-        # pip's "requires X, which is not installed", after an install or from `pip check`:
-        # weighed as its notice of a release out of range is.
+    if c.kind == "missing":
+        # pip's "requires X, which is not installed", after an install or from `pip check`,
+        # or pkg_resources' words a program caught and logged (a plugin loader's warning):
+        # weighed as pip's notice of a release out of range is, a warning only where the
+        # failure names the missing package's module (No module named 'tensorflow_text'),
+        # not where it merely runs through the requirer's code.
         return (
             Severity.INFO
             if not tracebacks
             else Severity.WARNING
-            if _goes_through(c, tracebacks, named=True)
+            if _names_target(c, tracebacks)
             else None
         )
     if c.kind != "installed":
@@ -1463,6 +1466,13 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     if not tracebacks:
         return Severity.INFO
     return Severity.WARNING if _goes_through(c, tracebacks) else None
+
+
+def _names_target(c: Conflict, tracebacks: Sequence[Traceback]) -> bool:
+    """Whether an exception names an import package of ``c``'s missing target."""
+    names = {c.target.replace("-", "_"), *modules().modules_of(c.target)}
+    said = re.compile(rf"(?<![\w.]){'|'.join(map(re.escape, sorted(names)))}(?![\w])")
+    return any(said.search(f"{tb.type}: {tb.message}") for tb in tracebacks)
 
 
 def _goes_through(c: Conflict, tracebacks: Sequence[Traceback], named: bool = False) -> bool:
@@ -2106,7 +2116,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     if c.kind == "missing":
         return causes.finding(
             "explain.dependency-missing",
-            Severity.ERROR if c.source == "pkg_resources" else Severity.WARNING,
+            Severity.ERROR if c.raised else Severity.WARNING,
             causes.software.DEPENDENCY_MISSING,
             f"{c.target} is not installed, though {tf} requires it",
             said,
