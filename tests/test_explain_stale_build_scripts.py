@@ -431,8 +431,29 @@ def test_a_project_managers_source_build_gets_no_pip_install(
     assert found[0].summary.startswith(f"{installer} could not build")
     assert add in fix_text(found[0])
     assert found[0].fix is not None
-    # Listing the releases is the one command: an install by pip would leave the project's lock.
-    assert not any("install" in c for c in found[0].fix.commands)
+    # No pip command: an install by pip would leave the project's lock.
+    assert not any("pip install" in c for c in found[0].fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "$ uname -m\narmv7l\n$ poetry install\n" + _POETRY_H5PY, id="poetry-on-armv7l"
+        ),
+        pytest.param(
+            "$ uname -m\narmv7l\n$ pip install h5py==2.10.0\n" + _H5PY_LEGACY, id="pip-on-armv7l"
+        ),
+    ],
+)
+def test_what_the_build_needs_is_named_whichever_installer_built_it(text: str) -> None:
+    found = [f for f in explained(text).findings if f.cause == "tf-release-not-for-python"]
+    assert found and found[0].fix is not None
+    assert (
+        "sudo apt-get install build-essential python3-dev libhdf5-dev pkg-config"
+        in found[0].fix.commands
+    )
+    assert "HDF5 headers" in fix_text(found[0])
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,11 @@ from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     KERAS_FILE_METADATA,
     PLATFORM_CHECK,
+    RESOLVER_NAMES,
     TF_IMPORT_FAULTHANDLER,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
+    add_command,
     companion_install,
     conda_installed_note,
     declared_range_fix,
@@ -3579,35 +3581,6 @@ def package_no_wheel_fix(
     return Fix(" ".join(words), (pypi_files_command(dist), INTERPRETER_CHECK))
 
 
-#: Each resolver by the name its users know it by, for the words of a finding (``uv pip``:
-#: uv's pip interface).
-RESOLVER_NAMES: Final = {
-    "pip": "pip",
-    "uv": "uv",
-    "uv pip": "uv",
-    "poetry": "Poetry",
-    "pdm": "PDM",
-    "conda": "conda",
-    "pixi": "pixi",
-}
-
-#: Each resolver's command that requires a release, by the words of its report. uv's docs:
-#: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
-#: and PDM's ``add`` do), while its pip interface (``uv pip install``) has no project and
-#: installs into the environment as pip does (docs.astral.sh/uv/pip/packages/,
-#: docs.astral.sh/uv/guides/migration/pip-to-project/). pip's own commands are the
-#: machine's (:meth:`tfdoctor.machine.Machine.pip_install`).
-_ADD_COMMANDS: Final = {
-    "uv pip": "uv pip install",
-    "uv": "uv add",
-    "poetry": "poetry add",
-    "pdm": "pdm add",
-    # pixi's PyPI dependencies, written to its manifest and lock (its resolver is uv's, its
-    # command its own: https://pixi.sh/latest/reference/cli/pixi/add/).
-    "pixi": "pixi add --pypi",
-}
-
-
 def releases_command(resolver: str, dist: str) -> str:
     """A command that lists the releases of ``dist`` where ``resolver`` (not pip: the
     machine's ``pip index versions``) finds them: conda's channels (``conda search``), else
@@ -3615,18 +3588,6 @@ def releases_command(resolver: str, dist: str) -> str:
     if resolver == "conda":
         return f"conda search {dist}"
     return pypi_releases_command(dist)
-
-
-def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
-    """``resolver``'s command that requires ``wanted`` (``tensorflow==2.15.1``) beside the
-    requirement ``beside`` that it must be resolved with; None for a resolver without one here
-    (pip's: the machine's). A project's resolver reads ``beside`` from its pyproject.toml
-    already; uv's pip interface remembers nothing, so both go on its command line."""
-    command = _ADD_COMMANDS.get(resolver)
-    if command is None:
-        return None
-    named = (wanted, beside) if beside and resolver == "uv pip" else (wanted,)
-    return " ".join((command, *(f'"{x}"' for x in named)))
 
 
 def stale_build_fix(

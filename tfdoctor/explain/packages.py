@@ -846,7 +846,7 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         fallback = _requires_python_fallback(build, m, release)
         if fallback is not None:
             return fallback
-    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    installer = causes.common.RESOLVER_NAMES.get(build.installer, build.installer)
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -1016,7 +1016,7 @@ def _stale_build_script(
     archive only where no wheel of the chosen release fits, and chooses an old release only
     where a requirement's range asks for it, so the pin is what made pip build it. Poetry
     builds in an isolated environment of its own the same way."""
-    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    installer = causes.common.RESOLVER_NAMES.get(build.installer, build.installer)
     releases = f"{build.dist} releases from {stale.broken_from} before {stale.fixed_in}"
     return causes.finding(
         f"explain.{causes.platform.PINNED_SDIST_UNBUILDABLE}",
@@ -1669,9 +1669,9 @@ def _meeting(a: str, b: str) -> Optional[str]:
 
 def _add(installer: str, wanted: str, beside: str) -> tuple[str, ...]:
     """``installer``'s command (a resolver other than pip) that requires ``wanted`` beside
-    ``beside`` (:func:`tfdoctor.causes.software.add_command`); none for a resolver without
+    ``beside`` (:func:`tfdoctor.causes.common.add_command`); none for a resolver without
     one."""
-    command = causes.software.add_command(installer, wanted, beside)
+    command = causes.common.add_command(installer, wanted, beside)
     return (command,) if command is not None else ()
 
 
@@ -1918,7 +1918,7 @@ def _said(c: Conflict) -> str:
         return f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, not installed."
     if c.installer != "pip":
         return (
-            f"{causes.software.RESOLVER_NAMES[c.installer]}: the "
+            f"{causes.common.RESOLVER_NAMES[c.installer]}: the "
             f"{'requirements ask' if c.installer == 'uv pip' else 'project asks'} for "
             f"{c.target}{c.have}; {c.requirer_named} depends on {c.target}{c.spec}."
         )
@@ -2063,7 +2063,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         pinned = exact_pin(c.have) or _floor(c.have)
         asked = f"{c.target}=={pinned}" if exact_pin(c.have) else f"{c.target}{c.have}"
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
-        who = causes.software.RESOLVER_NAMES[c.installer]
+        who = causes.common.RESOLVER_NAMES[c.installer]
         kind = "pin" if exact_pin(c.have) else "requirement"
         # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
         owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
