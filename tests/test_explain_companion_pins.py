@@ -379,7 +379,8 @@ _CHECKED = (
     "$ pip check\n"
     "tf-models-official 2.15.0 requires tensorflow-text, which is not installed.\n"
     "tf-models-official 2.15.0 requires sacrebleu, which is not installed.\n"
-    "deepctr 0.9.3 requires tqdm>=4.0, which is not installed.\n"
+    # `pip check` prints the name alone (commands/check.py), no range.
+    "deepctr 0.9.3 requires tqdm, which is not installed.\n"
 )
 
 
@@ -409,8 +410,9 @@ def _failing_import(module: str, path: str) -> str:
             "tqdm",
             "tqdm",
             "deepctr/utils.py",
-            'pip install "tqdm>=4.0"',
-            id="another-package-in-the-requirers-range",
+            # The range is not in pip check's words: the requirer asked for again brings it.
+            'pip install "deepctr==0.9.3"',
+            id="another-package-by-its-requirer",
         ),
     ],
 )
@@ -425,6 +427,24 @@ def test_a_librarys_requirement_not_installed_under_a_failure_through_it_is_warn
     assert 'pip install "tensorflow-text"' not in found[0].fix.commands
     # The requirement nothing in the log went through stays unsaid.
     assert not [f for f in _of(text, "dependency-missing") if "sacrebleu" in f.summary]
+
+
+def test_pips_notice_after_an_install_gives_the_range_to_install() -> None:
+    text = (
+        "$ pip install --no-deps deepctr==0.9.3\n"
+        "Successfully installed deepctr-0.9.3\n"
+        "deepctr 0.9.3 requires tqdm>=4.0, which is not installed.\n"
+    ) + _failing_import("tqdm", "deepctr/utils.py")
+    (found,) = _of(text, "dependency-missing")
+    assert found.summary.endswith("(tqdm>=4.0)")
+    assert found.fix is not None and 'pip install "tqdm>=4.0"' in found.fix.commands
+
+
+def test_pip_checks_notice_claims_no_range_it_does_not_print() -> None:
+    text = _CHECKED + _failing_import("tqdm", "deepctr/utils.py")
+    (found,) = [f for f in _of(text, "dependency-missing") if f.summary.startswith("tqdm")]
+    assert found.summary == "tqdm is not installed, though deepctr 0.9.3 requires it"
+    assert "which the log does not show" in fix_text(found)
 
 
 def test_pips_notice_of_a_requirement_not_installed_alone_is_a_note() -> None:

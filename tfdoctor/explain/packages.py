@@ -1210,33 +1210,50 @@ def _conflict(
 
 
 def _requirement_missing(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:
-    """pip's notice that a package other than TensorFlow requires one that is not installed
-    ("tf-models-official 2.15.0 requires tensorflow-text~=2.15.0, which is not installed"):
-    pip 20.3 and later print it after an install, of the packages already there that the
-    install did not check, and `pip check` the same words (src/pip/_internal/operations/
-    check.py, commands/check.py; https://github.com/pypa/pip/blob/24.0/src/pip/_internal/
-    commands/check.py). A note where nothing failed after it (only code importing the package
-    needs it), a warning where the log's failure runs through either package."""
+    """pip's notice that a package other than TensorFlow requires one that is not installed:
+    after an install, of the packages already there that the install did not check, with the
+    requirement and its range ("tf-models-official 2.15.0 requires tensorflow-text~=2.15.0,
+    which is not installed": commands/install.py, ``_warn_about_conflicts``), and from
+    `pip check` with the name alone ("deepctr 0.9.3 requires tqdm, which is not installed":
+    commands/check.py; https://github.com/pypa/pip/blob/23.2.1/src/pip/_internal/commands/
+    check.py). A note where nothing failed after it (only code importing the package needs
+    it), a warning where the log's failure names the missing package's module."""
     quiet = severity == Severity.INFO
     # A companion of TensorFlow pins the TensorFlow it was built for: its release for the
     # installed one, never a bare install that may replace TensorFlow.
     module = next(iter(modules().modules_of(c.target)), c.target.replace("-", "_"))
-    fix = (
-        causes.software.package_install_fix(m, c.target, module)
-        if m.companion(c.target) is not None
-        else causes.common.install_fix(
+    if m.companion(c.target) is not None:
+        fix = causes.software.package_install_fix(m, c.target, module)
+    elif c.spec:
+        fix = causes.common.install_fix(
             m,
             f"Install {c.target} in the range {c.requirer_named} declares (pip installs what a "
-            "package requires only where it installs that package, not with --no-deps or for "
-            "one already there).",
+            "package requires where it installs that package, not with --no-deps).",
             f"{c.target}{c.spec}",
         )
-    )
+    elif c.requirer_version:
+        # The range is not in the log (`pip check` prints the name alone): asking pip for the
+        # requirer's installed release again resolves its requirements, the missing one in
+        # the range it declares.
+        fix = causes.common.install_fix(
+            m,
+            f"Install {c.target} in the range {c.requirer_named} declares, which the log does "
+            f"not show: asking pip for {c.requirer_named} again resolves its requirements and "
+            f"installs {c.target} in that range.",
+            f"{c.requirer}=={c.requirer_version}",
+        )
+    else:
+        fix = causes.common.install_fix(
+            m,
+            f"Install {c.target}; the range {c.requirer_named} declares on it is not in the log.",
+            c.target,
+        )
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_MISSING}",
         severity,
         causes.software.DEPENDENCY_MISSING,
-        f"{c.target} is not installed, though {c.requirer_named} requires it ({c.target}{c.spec})",
+        f"{c.target} is not installed, though {c.requirer_named} requires it"
+        + (f" ({c.target}{c.spec})" if c.spec else ""),
         said
         + (
             f" Nothing in the log failed after pip's notice: only code that imports "
