@@ -1248,7 +1248,7 @@ def test_each_resolver_requires_a_release_with_its_own_command(
 ) -> None:
     # uv's pip interface has no project to record the other requirement in: both go on its
     # command line; a project's resolver reads the other from pyproject.toml.
-    assert causes.software.add_command(resolver, "tensorflow==2.15.1", "keras==2.15.0") == command
+    assert causes.common.add_command(resolver, "tensorflow==2.15.1", "keras==2.15.0") == command
 
 
 def test_an_unpublished_pin_on_a_python_no_release_serves_pins_nothing() -> None:

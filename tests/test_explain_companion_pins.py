@@ -379,7 +379,8 @@ _CHECKED = (
     "$ pip check\n"
     "tf-models-official 2.15.0 requires tensorflow-text, which is not installed.\n"
     "tf-models-official 2.15.0 requires sacrebleu, which is not installed.\n"
-    "deepctr 0.9.3 requires tqdm>=4.0, which is not installed.\n"
+    # `pip check` prints the name alone (commands/check.py), no range.
+    "deepctr 0.9.3 requires tqdm, which is not installed.\n"
 )
 
 
@@ -409,8 +410,9 @@ def _failing_import(module: str, path: str) -> str:
             "tqdm",
             "tqdm",
             "deepctr/utils.py",
-            'pip install "tqdm>=4.0"',
-            id="another-package-in-the-requirers-range",
+            # The range is not in pip check's words: the requirer asked for again brings it.
+            'pip install "deepctr==0.9.3"',
+            id="another-package-by-its-requirer",
         ),
     ],
 )
@@ -425,6 +427,24 @@ def test_a_librarys_requirement_not_installed_under_a_failure_through_it_is_warn
     assert 'pip install "tensorflow-text"' not in found[0].fix.commands
     # The requirement nothing in the log went through stays unsaid.
     assert not [f for f in _of(text, "dependency-missing") if "sacrebleu" in f.summary]
+
+
+def test_pips_notice_after_an_install_gives_the_range_to_install() -> None:
+    text = (
+        "$ pip install --no-deps deepctr==0.9.3\n"
+        "Successfully installed deepctr-0.9.3\n"
+        "deepctr 0.9.3 requires tqdm>=4.0, which is not installed.\n"
+    ) + _failing_import("tqdm", "deepctr/utils.py")
+    (found,) = _of(text, "dependency-missing")
+    assert found.summary.endswith("(tqdm>=4.0)")
+    assert found.fix is not None and 'pip install "tqdm>=4.0"' in found.fix.commands
+
+
+def test_pip_checks_notice_claims_no_range_it_does_not_print() -> None:
+    text = _CHECKED + _failing_import("tqdm", "deepctr/utils.py")
+    (found,) = [f for f in _of(text, "dependency-missing") if f.summary.startswith("tqdm")]
+    assert found.summary == "tqdm is not installed, though deepctr 0.9.3 requires it"
+    assert "which the log does not show" in fix_text(found)
 
 
 def test_pips_notice_of_a_requirement_not_installed_alone_is_a_note() -> None:
@@ -455,6 +475,52 @@ def test_pkg_resources_refusing_a_librarys_requirement_ends_the_program() -> Non
     assert found.severity == Severity.ERROR
     assert found.summary.startswith("tensorflow-addons is not installed, though tf-models-official")
     assert found.fix is not None and "pip index versions tensorflow-addons" in found.fix.commands
+
+
+def test_a_failure_through_the_requirer_that_names_another_module_leaves_the_notice_a_note() -> (
+    None
+):
+    # pip's notice after an install, then a run that fails through the requirer's code for
+    # another reason: the package not installed is not what failed.
+    text = (
+        "$ pip install tf-models-official==2.15.0\n"
+        "Successfully installed tf-models-official-2.15.0\n"
+        "tf-models-official 2.15.0 requires tensorflow-text~=2.15.0, which is not installed.\n"
+        "$ python train.py\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/venv/lib/python3.11/site-packages/official/core/base_trainer.py", '
+        "line 312, in train_step\n"
+        "    outputs = self.model(inputs, training=True)\n"
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating "
+        "tensor with shape[65536,65536] and type float on /job:localhost/replica:0/task:0/"
+        "device:GPU:0 by allocator GPU_0_bfc [Op:MatMul]\n"
+    )
+    assert not [f for f in _of(text, "dependency-missing") if f.severity.rank > 0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "$ python -m myservice\n"
+            "WARNING stevedore.extension Could not load 'tf_plugin': The "
+            "'tensorflow-serving-api>=2.0' distribution was not found and is required by "
+            "myservice-plugins\n"
+            "INFO myservice started, 3 extensions loaded\n",
+            id="a-plugin-loaders-warning",
+        ),
+        pytest.param(
+            "/home/u/venv/lib/python3.10/site-packages/somelib/__init__.py:12: UserWarning: "
+            "optional extra not available: The 'pillow>=8' distribution was not found and is "
+            "required by somelib\n"
+            "Epoch 1/3\n",
+            id="a-library-warning",
+        ),
+    ],
+)
+def test_pkg_resources_words_a_program_caught_and_logged_are_a_note(text: str) -> None:
+    assert _of(text, "dependency-missing")
+    assert all(f.severity.rank <= Severity.INFO.rank for f in explained(text).findings)
 
 
 def test_pkg_resources_words_for_a_scripts_own_requirement_name_no_package() -> None:

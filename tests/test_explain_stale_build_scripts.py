@@ -47,8 +47,8 @@ _DOCKER_PY312 = (
 # pip 23 on a terminal: its spinner's "... error" and the box below it.
 _TERMINAL = (
     "(venv) user@laptop:~/proj$ pip install -r requirements.txt\n"
-    "Collecting PyYAML==5.3.1\n"
-    "  Using cached PyYAML-5.3.1.tar.gz (269 kB)\n"
+    "Collecting PyYAML==5.4.1\n"
+    "  Using cached PyYAML-5.4.1.tar.gz (175 kB)\n"
     "  Installing build dependencies ... done\n"
     "  Getting requirements to build wheel ... error\n"
     "  error: subprocess-exited-with-error\n"
@@ -220,12 +220,38 @@ _UV_BUILT = (
 )
 
 
+# A requirer whose range admits the fixed release, a constraint having taken the old one.
+_ADMITTING = (
+    "$ pip install -c constraints.txt tf-models-official==2.13.0\n"
+    "Collecting tf-models-official==2.13.0\n"
+    "  Downloading tf_models_official-2.13.0-py2.py3-none-any.whl (2.6 MB)\n"
+    "Collecting PyYAML>=5.1 (from tf-models-official==2.13.0)\n"
+    "  Downloading PyYAML-5.4.1.tar.gz (175 kB)\n"
+    "  Getting requirements to build wheel ... error\n"
+    "  error: subprocess-exited-with-error\n"
+    "      AttributeError: cython_sources\n"
+)
+
+# docker-compose 1.29.2 caps PyYAML below 6, so no PyYAML that builds can sit beside it.
+_CAPPED = (
+    "$ pip install docker-compose==1.29.2\n"
+    "Collecting PyYAML<6,>=3.10 (from docker-compose==1.29.2)\n"
+    "  Downloading PyYAML-5.4.1.tar.gz (175 kB)\n"
+    "  Getting requirements to build wheel: started\n"
+    "  Getting requirements to build wheel: finished with status 'error'\n"
+    "  error: subprocess-exited-with-error\n"
+    "      AttributeError: cython_sources\n"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "release"),
     [
         pytest.param(_CI_AWSCLI, "5.4.1", id="pip-without-terminal-ci"),
         pytest.param(_DOCKER_PY312, "6.0", id="pip-in-a-docker-build"),
-        pytest.param(_TERMINAL, "5.3.1", id="pip-on-a-terminal"),
+        pytest.param(_TERMINAL, "5.4.1", id="pip-on-a-terminal"),
+        pytest.param(_ADMITTING, "5.4.1", id="requirer-admits-the-fix"),
+        pytest.param(_CAPPED, "5.4.1", id="requirer-caps-below-the-fix"),
     ],
 )
 def test_pip_building_a_pyyaml_cython_3_breaks_is_the_pin(text: str, release: str) -> None:
@@ -233,10 +259,87 @@ def test_pip_building_a_pyyaml_cython_3_breaks_is_the_pin(text: str, release: st
     assert top.cause == "pinned-sdist-unbuildable"
     assert top.severity == Severity.ERROR
     assert top.fix is not None
-    assert 'install "pyyaml>=6.0.1"' in top.fix.commands[0]
     assert any(f'--no-build-isolation "pyyaml=={release}"' in c for c in top.fix.commands)
     assert "Cython 3.0" in top.summary
     assert "https://github.com/yaml/pyyaml/issues/601" in top.links
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        # The requirer on the same command line: alone, pyyaml>=6.0.1 would be replaced by the
+        # old release the next install of the requirer asks for.
+        pytest.param(
+            _ADMITTING,
+            'install "tf-models-official==2.13.0" "pyyaml>=6.0.1"',
+            id="beside-its-requirer",
+        ),
+        # A range that admits no fixed release, or the install's own pin: no command raises it.
+        pytest.param(_CAPPED, "", id="requirer-caps-it"),
+        pytest.param(_CI_AWSCLI, "", id="requirer-caps-it-ci"),
+        pytest.param(_DOCKER_PY312, "", id="own-pin"),
+    ],
+)
+def test_the_raise_is_a_command_only_where_the_resolver_can_take_it(
+    text: str, command: str
+) -> None:
+    fix = top_error(explained(text)).fix
+    assert fix is not None
+    raised = [c for c in fix.commands if "pyyaml>=6.0.1" in c]
+    assert raised == ([f"pip {command}"] if command else [])
+
+
+def test_a_requirer_capping_below_the_fix_is_named_as_the_one_to_move() -> None:
+    text = fix_text(top_error(explained(_CAPPED)))
+    assert "docker-compose requires pyyaml<6,>=3.10" in text
+    assert "refuse" in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # PyYAML 5.3.1 and earlier ship no pyproject.toml: their build never takes Cython 3.
+        pytest.param(
+            "Collecting PyYAML==3.13\n"
+            "  Downloading PyYAML-3.13.tar.gz (270kB)\n"
+            "  Running setup.py bdist_wheel for PyYAML ... error\n"
+            "  ext/_yaml.c:23140:19: error: 'PyThreadState {aka struct _ts}' has no member "
+            "named 'exc_type'\n"
+            "  Failed building wheel for PyYAML\n",
+            id="before-5.4",
+        ),
+        # A release the row names that failed with another error of its own.
+        pytest.param(
+            "Collecting PyYAML==5.4.1\n"
+            "  Using cached PyYAML-5.4.1.tar.gz (175 kB)\n"
+            "  Building wheel for PyYAML (pyproject.toml) ... error\n"
+            "      ext/_yaml.c:4:10: fatal error: Python.h: No such file or directory\n"
+            "  ERROR: Failed building wheel for PyYAML\n",
+            id="another-build-error",
+        ),
+        # A local project built after PyYAML's archive: its failure is not PyYAML's.
+        pytest.param(
+            "Collecting pyyaml==5.4.1 (from -r requirements.txt (line 1))\n"
+            "  Downloading PyYAML-5.4.1.tar.gz (175 kB)\n"
+            "  Getting requirements to build wheel: finished with status 'done'\n"
+            "Processing ./vendor/mylib\n"
+            "  Getting requirements to build wheel: finished with status 'error'\n"
+            "      ModuleNotFoundError: No module named 'setuptools_scm'\n",
+            id="local-project-after-it",
+        ),
+    ],
+)
+def test_a_build_cython_3_did_not_break_is_not_blamed_on_it(text: str) -> None:
+    assert "pinned-sdist-unbuildable" not in problem_causes(explained(text))
+
+
+def test_a_local_projects_failed_build_names_no_archive_before_it() -> None:
+    text = (
+        "  Downloading PyYAML-5.4.1.tar.gz (175 kB)\n"
+        "Obtaining file:///home/runner/work/proj/proj\n"
+        "  Preparing editable metadata (pyproject.toml) ... error\n"
+    )
+    assert read_source_builds([text]) == []
 
 
 @pytest.mark.parametrize(
@@ -305,10 +408,12 @@ def test_an_old_release_that_built_is_nothing(text: str) -> None:
     assert all(f.severity.rank <= Severity.INFO.rank for f in explained(text).findings)
 
 
-def test_the_table_names_the_first_release_that_builds_again() -> None:
+def test_the_table_names_the_releases_it_breaks() -> None:
     row = modules().stale_build_scripts["pyyaml"]
-    assert row.breaks("5.4.1") and row.breaks("6.0")
+    assert row.breaks("5.4") and row.breaks("5.4.1") and row.breaks("6.0")
     assert not row.breaks("6.0.1") and not row.breaks("6.0.2") and not row.breaks("")
+    # Before 5.4 no pyproject.toml: the build compiles the shipped C file, no Cython 3.
+    assert not row.breaks("5.3.1") and not row.breaks("3.13")
 
 
 @pytest.mark.parametrize(
@@ -326,8 +431,29 @@ def test_a_project_managers_source_build_gets_no_pip_install(
     assert found[0].summary.startswith(f"{installer} could not build")
     assert add in fix_text(found[0])
     assert found[0].fix is not None
-    # Listing the releases is the one command: an install by pip would leave the project's lock.
-    assert not any("install" in c for c in found[0].fix.commands)
+    # No pip command: an install by pip would leave the project's lock.
+    assert not any("pip install" in c for c in found[0].fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "$ uname -m\narmv7l\n$ poetry install\n" + _POETRY_H5PY, id="poetry-on-armv7l"
+        ),
+        pytest.param(
+            "$ uname -m\narmv7l\n$ pip install h5py==2.10.0\n" + _H5PY_LEGACY, id="pip-on-armv7l"
+        ),
+    ],
+)
+def test_what_the_build_needs_is_named_whichever_installer_built_it(text: str) -> None:
+    found = [f for f in explained(text).findings if f.cause == "tf-release-not-for-python"]
+    assert found and found[0].fix is not None
+    assert (
+        "sudo apt-get install build-essential python3-dev libhdf5-dev pkg-config"
+        in found[0].fix.commands
+    )
+    assert "HDF5 headers" in fix_text(found[0])
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Optional, TypeVar
 
@@ -52,19 +52,30 @@ class SourceBuildNeeds(Record):
 
 @record
 class StaleBuildScript(Record):
-    """A distribution whose releases before ``fixed_in`` do not build from source with the
-    build tools pip's isolated build environment installs now."""
+    """A distribution whose releases from ``broken_from`` to before ``fixed_in`` do not build
+    from source with the build tools pip's isolated build environment installs now."""
 
+    #: The first release whose isolated build takes the new tool.
+    broken_from: str
     #: The first release that builds again.
     fixed_in: str
-    #: The build tool whose release broke the older ones, in words (``Cython 3.0``).
+    #: The build tool whose release broke the ones between, in words (``Cython 3.0``).
     tool: str
+    #: The words the build prints where that tool breaks it.
+    error: str
     #: Where that is recorded (the row's sources' addresses).
     links: tuple[str, ...] = ()
 
     def breaks(self, version: str) -> bool:
         """Whether release ``version`` is one that no longer builds."""
-        return bool(version) and version_key(version) < version_key(self.fixed_in)
+        return bool(version) and (
+            version_key(self.broken_from) <= version_key(version) < version_key(self.fixed_in)
+        )
+
+    def broke(self, errors: Sequence[str]) -> bool:
+        """Whether a build that printed ``errors`` (its exception and compiler error lines)
+        failed as the tool breaks it: its words among them, or no error of its own shown."""
+        return not errors or any(self.error in line for line in errors)
 
 
 @record
@@ -839,14 +850,16 @@ def _stale_build_scripts(
         top,
         "stale_build_scripts",
         "dist",
-        ("fixed_in", "tool"),
+        ("broken_from", "fixed_in", "tool", "error"),
         (),
         _dist_reader(reader),
         sources,
     ):
         out[name] = StaleBuildScript(
+            reader.required_string(fields["broken_from"], f"{where}.broken_from", *_RELEASE),
             reader.required_string(fields["fixed_in"], f"{where}.fixed_in", *_RELEASE),
             reader.required_string(fields["tool"], f"{where}.tool"),
+            reader.required_string(fields["error"], f"{where}.error"),
             tuple(sources[i].url for i in ids),
         )
     return out

@@ -548,3 +548,44 @@ def load_env(m: Machine) -> str:
 def legacy_keras_switch(m: Machine) -> tuple[str, ...]:
     """The command that makes tf.keras tf-keras, unless the machine already sets it."""
     return () if m.legacy_keras else set_env(m, ("TF_USE_LEGACY_KERAS", "1"))
+
+
+#: Each resolver by the name its users know it by, for the words of a finding (``uv pip``:
+#: uv's pip interface).
+RESOLVER_NAMES: Final = {
+    "pip": "pip",
+    "uv": "uv",
+    "uv pip": "uv",
+    "poetry": "Poetry",
+    "pdm": "PDM",
+    "conda": "conda",
+    "pixi": "pixi",
+}
+
+#: Each resolver's command that requires a release, by the words of its report. uv's docs:
+#: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
+#: and PDM's ``add`` do), while its pip interface (``uv pip install``) has no project and
+#: installs into the environment as pip does (docs.astral.sh/uv/pip/packages/,
+#: docs.astral.sh/uv/guides/migration/pip-to-project/). pip's own commands are the
+#: machine's (:meth:`tfdoctor.machine.Machine.pip_install`).
+_ADD_COMMANDS: Final = {
+    "uv pip": "uv pip install",
+    "uv": "uv add",
+    "poetry": "poetry add",
+    "pdm": "pdm add",
+    # pixi's PyPI dependencies, written to its manifest and lock (its resolver is uv's, its
+    # command its own: https://pixi.sh/latest/reference/cli/pixi/add/).
+    "pixi": "pixi add --pypi",
+}
+
+
+def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
+    """``resolver``'s command that requires ``wanted`` (``tensorflow==2.15.1``) beside the
+    requirement ``beside`` that it must be resolved with; None for a resolver without one here
+    (pip's: the machine's). A project's resolver reads ``beside`` from its pyproject.toml
+    already; uv's pip interface remembers nothing, so both go on its command line."""
+    command = _ADD_COMMANDS.get(resolver)
+    if command is None:
+        return None
+    named = (wanted, beside) if beside and resolver == "uv pip" else (wanted,)
+    return " ".join((command, *(f'"{x}"' for x in named)))

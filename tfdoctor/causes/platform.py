@@ -12,7 +12,9 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     MACHINE_CHECK,
+    RESOLVER_NAMES,
     TF_PIP_GUIDE,
+    add_command,
     import_after_commands,
     install_fix,
     owner_of_package_command,
@@ -2478,6 +2480,8 @@ def source_build_fix(
     release = f"{dist} {version}" if version else dist
     interpreter = m.python_version or built_for
     python = f"Python {interpreter}" if interpreter else "this Python"
+    if installer != "pip":
+        return _project_source_build_fix(m, dist, release, interpreter, built_on, installer)
     # TensorFlow's declared range keeps the choice inside what the installed TensorFlow runs
     # with (a newest NumPy can be a major TensorFlow does not support).
     spec = m.declared_range(dist) or ""
@@ -2486,15 +2490,9 @@ def source_build_fix(
         # Without TensorFlow's range, the major the requirement asked for: a newer major (a
         # NumPy 2) can be one an older TensorFlow does not run.
         spec = f"<{major + 1}"
-    if installer != "pip":
-        return _project_source_build_fix(m, dist, release, python, installer)
     text = (
         f"pip found no wheel of {release} it could use for {python} and this platform, so "
-        "it built the source archive, and the build failed: a release older than the "
-        "interpreter seldom builds on it (Python 3.12 removed distutils and "
-        "pkgutil.ImpImporter, which old build scripts use), and on a platform its wheels do not "
-        "cover (32-bit Arm, an old Python on a board) it needs what its extension compiles "
-        "against. "
+        f"it built the source archive, and the build failed: {_SOURCE_BUILDS_FAIL} "
         f"Install a {dist} release that publishes a wheel here: --only-binary lets pip choose "
         f"only among those (then change any pin of {dist} in the requirements to the release "
         f"it installs); or use a Python that {release} has wheels for."
@@ -2503,57 +2501,79 @@ def source_build_fix(
         *m.list_releases(dist),
         *m.pip(f'install --only-binary={dist} "{dist}{spec}"'),
     ]
-    needs = modules().source_builds.get(dist)
-    if needs is not None and m.in_conda:
+    if m.in_conda and dist in modules().source_builds:
         # conda's packages are built for the environment: no headers, no compiler.
         text += f" In this conda environment, conda's own build of {dist} needs no compiler."
         commands.extend(m.conda_install(dist, channel="conda-forge"))
-    elif needs is not None and (m.os or built_on) == "linux":
-        system, apt = needs.system_package, needs.apt
-        if interpreter.startswith("2."):
-            # Debian names its Python 2 packages python-X where Python 3's are python3-X.
-            system = re.sub(r"^python3-", "python-", system)
-            apt = tuple(re.sub(r"^python3-", "python-", x) for x in apt)
-        text += (
-            f" Where no release has one, give the build {needs.what} (Debian and Ubuntu: "
-            f"{' '.join(apt)}) and install {release} again"
-            + (
-                f", or, where this is the system's own Python (not a virtual environment), "
-                f"install the system's build of {dist}, {system}"
-                if system and m.env_kind in ("system", "unknown")
-                else ""
-            )
-            + "."
-        )
-        commands.append(f"sudo apt-get install {' '.join(apt)}")
+        return Fix(text, tuple(commands))
+    needs, apt = _build_needs(m, dist, release, interpreter, built_on)
+    if apt:
+        text += needs
+        commands.append(apt)
         commands.extend(m.pip(f'install "{dist}{spec}"'))
     return Fix(text, tuple(commands))
 
 
-#: The words of a project manager that built a source archive, for a fix: its name, and how a
-#: release is required in its project (Poetry's and uv's `add` write the requirement and lock
-#: again: python-poetry.org/docs/cli/#add, docs.astral.sh/uv/reference/cli/#uv-add).
-_PROJECT_INSTALLERS: Final = {
-    "poetry": ("Poetry", "poetry add"),
-    "uv": ("uv", "uv add, or uv pip install outside a project"),
-}
+#: Why a source build fails where no wheel fits, in the words of every installer's fix.
+_SOURCE_BUILDS_FAIL: Final = (
+    "a release older than the interpreter seldom builds on it (Python 3.12 removed distutils "
+    "and pkgutil.ImpImporter, which old build scripts use), and on a platform its wheels do not "
+    "cover (32-bit Arm, an old Python on a board) it needs what its extension compiles against."
+)
+
+
+def _build_needs(
+    m: Machine, dist: str, release: str, interpreter: str, built_on: str, project: bool = False
+) -> tuple[str, str]:
+    """What the module table says building ``dist`` needs on Linux, in words (a sentence to
+    append) and as the apt command that installs it; empty where it knows nothing or the
+    system is not Linux. ``project``: a project manager's environment, which the system's
+    own build of ``dist`` does not reach."""
+    from tfdoctor.modules import modules  # noqa: PLC0415 - the module table, on demand
+
+    needs = modules().source_builds.get(dist)
+    if needs is None or (m.os or built_on) != "linux":
+        return "", ""
+    system, apt = needs.system_package, needs.apt
+    if interpreter.startswith("2."):
+        # Debian names its Python 2 packages python-X where Python 3's are python3-X.
+        system = re.sub(r"^python3-", "python-", system)
+        apt = tuple(re.sub(r"^python3-", "python-", x) for x in apt)
+    words = (
+        f" Where no release has one, give the build {needs.what} (Debian and Ubuntu: "
+        f"{' '.join(apt)}) and install {release} again"
+        + (
+            f", or, where this is the system's own Python (not a virtual environment), "
+            f"install the system's build of {dist}, {system}"
+            if system and not project and m.env_kind in ("system", "unknown")
+            else ""
+        )
+        + "."
+    )
+    return words, f"sudo apt-get install {' '.join(apt)}"
 
 
 def _project_source_build_fix(
-    m: Machine, dist: str, release: str, python: str, installer: str
+    m: Machine, dist: str, release: str, interpreter: str, built_on: str, installer: str
 ) -> Fix:
     """:func:`source_build_fix` where Poetry or uv built the archive: the release required in
-    the project is what changes, so the listing of releases is the one command."""
-    name, add = _PROJECT_INSTALLERS.get(installer, (installer, f"{installer} add"))
+    the project is what changes (its ``add``, with a release, writes the requirement and locks
+    again), so the listing of releases and what the build needs are the commands."""
+    name = RESOLVER_NAMES.get(installer, installer)
+    python = f"Python {interpreter}" if interpreter else "this Python"
+    add = add_command(installer, f"{dist}==<release>")
+    how = f"`{add}`, " if add else ""
+    if installer == "uv":
+        # uv's build error does not say which of its interfaces ran.
+        how = f"{how}or `uv pip install` outside a project, "
+    needs, apt = _build_needs(m, dist, release, interpreter, built_on, project=True)
     return Fix(
         f"{name} found no wheel of {release} it could use for {python} and this platform, so it "
-        "built the source archive, and the build failed: a release older than the interpreter "
-        "seldom builds on it (Python 3.12 removed distutils and pkgutil.ImpImporter, which old "
-        "build scripts use), and on a platform its wheels do not cover it needs what its "
-        f"extension compiles against. Require a {dist} release that publishes a wheel for "
-        f"{python} and this platform ({add}, then install again; the listing below names the "
-        f"releases), or use a Python that {release} has wheels for.",
-        tuple(m.list_releases(dist)),
+        f"built the source archive, and the build failed: {_SOURCE_BUILDS_FAIL} Require a "
+        f"{dist} release that publishes a wheel for {python} and this platform ({how}then "
+        f"install again; the listing below names the releases), or use a Python that {release} "
+        "has wheels for." + needs,
+        (*m.list_releases(dist), *((apt,) if apt else ())),
     )
 
 

@@ -13,9 +13,11 @@ from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     KERAS_FILE_METADATA,
     PLATFORM_CHECK,
+    RESOLVER_NAMES,
     TF_IMPORT_FAULTHANDLER,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
+    add_command,
     companion_install,
     conda_installed_note,
     declared_range_fix,
@@ -3589,35 +3591,6 @@ def package_no_wheel_fix(
     return Fix(" ".join(words), (pypi_files_command(dist), INTERPRETER_CHECK))
 
 
-#: Each resolver by the name its users know it by, for the words of a finding (``uv pip``:
-#: uv's pip interface).
-RESOLVER_NAMES: Final = {
-    "pip": "pip",
-    "uv": "uv",
-    "uv pip": "uv",
-    "poetry": "Poetry",
-    "pdm": "PDM",
-    "conda": "conda",
-    "pixi": "pixi",
-}
-
-#: Each resolver's command that requires a release, by the words of its report. uv's docs:
-#: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
-#: and PDM's ``add`` do), while its pip interface (``uv pip install``) has no project and
-#: installs into the environment as pip does (docs.astral.sh/uv/pip/packages/,
-#: docs.astral.sh/uv/guides/migration/pip-to-project/). pip's own commands are the
-#: machine's (:meth:`tfdoctor.machine.Machine.pip_install`).
-_ADD_COMMANDS: Final = {
-    "uv pip": "uv pip install",
-    "uv": "uv add",
-    "poetry": "poetry add",
-    "pdm": "pdm add",
-    # pixi's PyPI dependencies, written to its manifest and lock (its resolver is uv's, its
-    # command its own: https://pixi.sh/latest/reference/cli/pixi/add/).
-    "pixi": "pixi add --pypi",
-}
-
-
 def releases_command(resolver: str, dist: str) -> str:
     """A command that lists the releases of ``dist`` where ``resolver`` (not pip: the
     machine's ``pip index versions``) finds them: conda's channels (``conda search``), else
@@ -3627,35 +3600,57 @@ def releases_command(resolver: str, dist: str) -> str:
     return pypi_releases_command(dist)
 
 
-def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
-    """``resolver``'s command that requires ``wanted`` (``tensorflow==2.15.1``) beside the
-    requirement ``beside`` that it must be resolved with; None for a resolver without one here
-    (pip's: the machine's). A project's resolver reads ``beside`` from its pyproject.toml
-    already; uv's pip interface remembers nothing, so both go on its command line."""
-    command = _ADD_COMMANDS.get(resolver)
-    if command is None:
-        return None
-    named = (wanted, beside) if beside and resolver == "uv pip" else (wanted,)
-    return " ".join((command, *(f'"{x}"' for x in named)))
-
-
 def stale_build_fix(
-    m: Machine, name: str, version: str, fixed_in: str, tool: str, installer: str
+    m: Machine,
+    name: str,
+    version: str,
+    stale: tuple[str, str],
+    installer: str,
+    asked: tuple[str, str, str] = ("", "", ""),
 ) -> Fix:
-    """``name`` ``version``, a release before ``fixed_in`` whose build script ``tool`` breaks:
-    the requirement that asked for it raised (asked for beside the rest, the resolver chooses
-    a release of the requirer that admits ``fixed_in`` or names it); with pip, else the old
-    release built with the tools of its time outside build isolation."""
+    """``name`` ``version``, a release before ``fixed_in`` whose build script ``tool`` breaks
+    (``stale``: ``(fixed_in, tool)``): the requirement that asked for it raised (asked for
+    beside its requirer, the resolver chooses a release of the requirer that admits
+    ``fixed_in`` or names the one that refuses it); with pip, else the old release built with
+    the tools of its time outside build isolation. ``asked``: the range pip collected it under,
+    the distribution whose requirement that was and the release of it pip chose (empty where
+    the log shows none)."""
+    fixed_in, _ = stale
+    spec, requirer, release = asked
     words = RESOLVER_NAMES.get(installer, installer)
     wanted = f"{name}>={fixed_in}"
     head = (
-        f"{name} releases before {fixed_in} do not build with {tool}, which the isolated build "
-        f"environment of {words} installs; a requirement below {fixed_in} (the project's own "
-        f"pin, or a package's) made {words} take {name} {version or 'of an older release'}. "
-        f"Raise that pin, or upgrade the package that sets it to a release whose range admits "
-        f"{name} {fixed_in} or later: asking for {wanted} beside the rest of the requirements "
-        "makes the resolver choose such a release, or say which requirement refuses it."
+        f"A requirement below {fixed_in} made {words} take {name} "
+        f"{version or 'of an older release'}"
     )
+    capped = bool(spec) and spec_contains(fixed_in, spec) is False
+    raise_it: tuple[str, ...] = ()
+    if requirer and capped:
+        head += (
+            f": {requirer}{f' {release}' if release else ''} requires {name}{spec}, which admits "
+            f"no {name} {fixed_in} or later, so asking for {wanted} beside it only makes the "
+            f"resolver refuse. Install a release of {requirer} whose range admits {name} "
+            f"{fixed_in} (its release notes or `pip index versions {requirer}` list them)."
+        )
+    elif requirer:
+        pinned = f"{requirer}=={release}" if release else requirer
+        head += (
+            f", {requirer}'s requirement {name}{spec}. Asking for {wanted} beside {requirer} "
+            f"makes the resolver choose a {name} that builds, or a release of {requirer} that "
+            "admits one, or say which requirement refuses it."
+        )
+        raise_it = m.pip(f'install "{pinned}" "{wanted}"')
+    elif spec:
+        head += (
+            f", the requirement {name}{spec} the install itself asked for: raise it to {wanted} "
+            "where it is written (the requirements file or the command line)."
+        )
+    else:
+        head += (
+            f" (the project's own pin, or a package's): raise it to {wanted} where it is "
+            "written, or upgrade the package that sets it to a release whose range admits "
+            f"{name} {fixed_in} or later."
+        )
     if installer == "uv":
         # Which of uv's interfaces ran is not in its build error: a project's (`uv add`,
         # `uv sync`) or its pip interface (`uv pip install`).
@@ -3667,10 +3662,10 @@ def stale_build_fix(
         added = add_command(installer, wanted)
         return Fix(head, (added,) if added else ())
     return Fix(
-        head + " Where the package cannot move, build the old release with the tools it was "
+        head + " Where the requirement cannot move, build the old release with the tools it was "
         "written for (Cython below 3, setuptools and wheel installed) without build isolation.",
         (
-            *m.pip(f'install "{wanted}"'),
+            *raise_it,
             *m.pip('install "cython<3" setuptools wheel'),
             *(m.pip(f'install --no-build-isolation "{name}=={version}"') if version else ()),
         ),

@@ -164,6 +164,10 @@ class Conflict(Record):
     #: beside ``have`` ("Successfully installed tensorflow-2.13.0 typing-extensions-4.5.0":
     #: ``tensorflow 2.13.0``); empty where its list names none, or not ``target`` at ``have``.
     installed_with_tf: str = ""
+    #: ``missing`` by ``pkg_resources``: its words are the exception's own line
+    #: (``pkg_resources.DistributionNotFound: The 'x' distribution ...``), the program ended
+    #: there; not where a program caught and logged them (a plugin loader's warning).
+    raised: bool = False
 
     @property
     def requirer_named(self) -> str:
@@ -387,9 +391,12 @@ def _pkg_resources(text: str) -> list[Conflict]:
     for line in _lines_with(text, "Requirement.parse("):
         for m in _PKG_RESOURCES_CONFLICT.finditer(line):
             found.append((m, re.findall(r"'([^']+)'", m["requirers"]), "installed", m["have"]))
+    raised: set[int] = set()
     for line in _lines_with(text, "distribution was not found"):
         for m in _PKG_RESOURCES_MISSING.finditer(line):
             if normalize_name(m["target"]) not in TF_DISTRIBUTIONS:
+                if _NOT_FOUND_RAISED.match(line):
+                    raised.add(len(found))
                 found.append((m, m["requirers"].split(", "), "missing", ""))
     return [
         Conflict(
@@ -400,10 +407,16 @@ def _pkg_resources(text: str) -> list[Conflict]:
             kind,
             have,
             source="pkg_resources",
+            raised=i in raised,
         )
-        for m, requirers, kind, have in found[:MAX_CONFLICTS]
+        for i, (m, requirers, kind, have) in enumerate(found[:MAX_CONFLICTS])
         for requirer in requirers[:_PKG_RESOURCES_REQUIRERS]
     ]
+
+
+#: The exception line of pkg_resources' DistributionNotFound, as a traceback (or pytest's
+#: "E   " report of one) ends with it.
+_NOT_FOUND_RAISED = re.compile(r"^[ \t]*(?:E[ \t]+)?(?:[\w.]+\.)?DistributionNotFound: The '")
 
 
 #: The sentences packages print as they import and check a dependency's version against the

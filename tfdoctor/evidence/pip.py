@@ -647,6 +647,15 @@ class SourceBuild(Record):
     #: The installer whose words report the build: ``pip``, ``poetry`` (its note below the
     #: backend's error), ``uv`` (its "Failed to build `X==V`").
     installer: str = "pip"
+    #: The exception and compiler error lines the build printed between its source and the
+    #: next one pip took ("AttributeError: cython_sources", "x.c:4:10: fatal error: Python.h:
+    #: ..."), in order; empty where the log shows none.
+    errors: tuple[str, ...] = ()
+    #: The range pip collected ``dist`` under ("Collecting PyYAML<6,>=3.10" -> ``<6,>=3.10``);
+    #: empty where the log shows none.
+    spec: str = ""
+    #: The release of ``required_by`` pip chose (its file's), or empty.
+    requirer_release: str = ""
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -662,6 +671,9 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             (m.start(), normalize_name(m.group("dist")), m.group("version"))
             for m in _ARCHIVE.finditer(text)
         ]
+        # A local project pip builds is the source of what follows it too, with no
+        # distribution read: a failure after it is that project's, not the archive's before.
+        archives = sorted(archives + [(m.start(), "", "") for m in _LOCAL_SOURCE.finditer(text)])
         found: list[tuple[int, str, str]] = []
         # The release a failure's own words name (Poetry's), before any archive's.
         releases: dict[str, str] = {}
@@ -689,7 +701,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 dists = [_dist_of_folder(folder)]
             if not dists:
                 before = [a for a in archives if a[0] < match.start()]
-                dists = [before[-1][1]] if before else []
+                dists = [before[-1][1]] if before and before[-1][1] else []
             found.extend((match.end(), d, match.group(0).strip()) for d in dists)
             for tool in ("poetry", "uv"):
                 if match.group(f"{tool}_version"):
@@ -704,7 +716,8 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         for _, dist, message in found:
             if dist not in last or any(b.dist == dist for b in out):
                 continue
-            if _installed_after(text, last.pop(dist), dist):
+            last_end = last.pop(dist)
+            if _installed_after(text, last_end, dist):
                 continue  # pip before 23.1 fell back to `setup.py install`, which worked
             version = releases.get(dist) or next(
                 (v for _, d, v in reversed(archives) if d == dist), ""
@@ -726,6 +739,9 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     requirer.dist if requirer is not None else "",
                     requirer.chosen if requirer is not None else "",
                     installers.get(dist, "pip"),
+                    _build_errors(text, archives, dist, last_end),
+                    next((c.spec for c in collected if c.dist == dist), ""),
+                    requirer.release if requirer is not None else "",
                 )
             )
             if len(out) >= MAX_REFUSALS:
@@ -870,6 +886,39 @@ def refusal_requirer(line: str) -> Optional[tuple[str, Requirer]]:
         release.group("version") if release is not None else "",
         "",
     )
+
+
+# A local project pip takes as a source: "Processing ./vendor/mylib" (a folder; an archive's
+# path is _ARCHIVE's), "Obtaining file:///home/u/proj" (an editable install), as pip's
+# operations/prepare.py logs them (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
+# operations/prepare.py, _log_preparing_link and prepare_editable_requirement).
+_LOCAL_SOURCE = re.compile(
+    r"^[^\n]{0,40}?\b(?:Processing (?![^\n]*\.(?:tar\.gz|zip|tar\.bz2)\b)\S|Obtaining file:)",
+    re.MULTILINE,
+)
+# A line a build prints for its own failure: a Python exception ("AttributeError:
+# cython_sources", Poetry 1.8 leading it with "| ") or a compiler's error ("ext/_yaml.c:4:10:
+# fatal error: Python.h: No such file or directory"); not pip's own "error: subprocess-...".
+_BUILD_ERROR = re.compile(
+    r"^[^\n]{0,40}?\b(?P<line>(?:[A-Za-z_][\w.]*(?:Error|Exception)"
+    r"|[^\s:]+:\d+(?::\d+)?: (?:fatal )?error):[^\n]{0,200})",
+    re.MULTILINE,
+)
+#: How far from its failure's words a build's own output is looked for, where no other
+#: source bounds it.
+_BUILD_REACH = 6000
+
+
+def _build_errors(
+    text: str, sources: Sequence[tuple[int, str, str]], dist: str, end: int
+) -> tuple[str, ...]:
+    """The error lines of the build of ``dist`` that failed at ``end``: from its source's line
+    (or ``_BUILD_REACH`` before) to the next source's (or ``_BUILD_REACH`` after)."""
+    start = max((at for at, d, _ in sources if at < end and d == dist), default=-1)
+    if start < 0:
+        start = max(0, end - _BUILD_REACH)
+    stop = min((at for at, _, _ in sources if at > end), default=min(len(text), end + _BUILD_REACH))
+    return tuple(m.group("line").strip() for m in _BUILD_ERROR.finditer(text, start, stop))
 
 
 def _built_from_source(text: str) -> list[tuple[int, str, str]]:

@@ -843,12 +843,12 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         if build.backtracked:
             return _older_release_source(build, m, release)
         stale = modules().stale_build_scripts.get(build.dist)
-        if stale is not None and stale.breaks(build.version):
+        if stale is not None and stale.breaks(build.version) and stale.broke(build.errors):
             return _stale_build_script(build, m, release, stale)
         fallback = _requires_python_fallback(build, m, release)
         if fallback is not None:
             return fallback
-    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    installer = causes.common.RESOLVER_NAMES.get(build.installer, build.installer)
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -1018,21 +1018,25 @@ def _stale_build_script(
     archive only where no wheel of the chosen release fits, and chooses an old release only
     where a requirement's range asks for it, so the pin is what made pip build it. Poetry
     builds in an isolated environment of its own the same way."""
-    installer = causes.software.RESOLVER_NAMES.get(build.installer, build.installer)
+    installer = causes.common.RESOLVER_NAMES.get(build.installer, build.installer)
+    releases = f"{build.dist} releases from {stale.broken_from} before {stale.fixed_in}"
     return causes.finding(
         f"explain.{causes.platform.PINNED_SDIST_UNBUILDABLE}",
         Severity.ERROR,
         causes.platform.PINNED_SDIST_UNBUILDABLE,
-        f"{installer} built {release} from source, and {build.dist} before {stale.fixed_in} "
-        f"does not build with {stale.tool}",
-        f"{build.message}\n{build.dist} releases before {stale.fixed_in} do not build from "
-        f"their source archive with {stale.tool}, which the isolated build environment "
-        f"installs; {installer} took {release}'s archive because a requirement (the install's "
-        f"own, or a package's) asked for a {build.dist} below {stale.fixed_in}: a resolver "
-        "chooses the newest release the requirements admit, and the newer ones build, or "
-        "publish wheels.",
+        f"{installer} built {release} from source, and {releases} do not build with {stale.tool}",
+        f"{build.message}\n{releases} do not build from their source archive with "
+        f"{stale.tool}, which the isolated build environment installs; {installer} took "
+        f"{release}'s archive because a requirement (the install's own, or a package's) asked "
+        f"for a {build.dist} below {stale.fixed_in}: a resolver chooses the newest release the "
+        "requirements admit, and the newer ones build, or publish wheels.",
         causes.software.stale_build_fix(
-            m, build.dist, build.version, stale.fixed_in, stale.tool, build.installer
+            m,
+            build.dist,
+            build.version,
+            (stale.fixed_in, stale.tool),
+            build.installer,
+            (build.spec, build.required_by, build.requirer_release),
         ),
         stale.links,
     )
@@ -1208,33 +1212,50 @@ def _conflict(
 
 
 def _requirement_missing(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:
-    """pip's notice that a package other than TensorFlow requires one that is not installed
-    ("tf-models-official 2.15.0 requires tensorflow-text~=2.15.0, which is not installed"):
-    pip 20.3 and later print it after an install, of the packages already there that the
-    install did not check, and `pip check` the same words (src/pip/_internal/operations/
-    check.py, commands/check.py; https://github.com/pypa/pip/blob/24.0/src/pip/_internal/
-    commands/check.py). A note where nothing failed after it (only code importing the package
-    needs it), a warning where the log's failure runs through either package."""
+    """pip's notice that a package other than TensorFlow requires one that is not installed:
+    after an install, of the packages already there that the install did not check, with the
+    requirement and its range ("tf-models-official 2.15.0 requires tensorflow-text~=2.15.0,
+    which is not installed": commands/install.py, ``_warn_about_conflicts``), and from
+    `pip check` with the name alone ("deepctr 0.9.3 requires tqdm, which is not installed":
+    commands/check.py; https://github.com/pypa/pip/blob/23.2.1/src/pip/_internal/commands/
+    check.py). A note where nothing failed after it (only code importing the package needs
+    it), a warning where the log's failure names the missing package's module."""
     quiet = severity == Severity.INFO
     # A companion of TensorFlow pins the TensorFlow it was built for: its release for the
     # installed one, never a bare install that may replace TensorFlow.
     module = next(iter(modules().modules_of(c.target)), c.target.replace("-", "_"))
-    fix = (
-        causes.software.package_install_fix(m, c.target, module)
-        if m.companion(c.target) is not None
-        else causes.common.install_fix(
+    if m.companion(c.target) is not None:
+        fix = causes.software.package_install_fix(m, c.target, module)
+    elif c.spec:
+        fix = causes.common.install_fix(
             m,
             f"Install {c.target} in the range {c.requirer_named} declares (pip installs what a "
-            "package requires only where it installs that package, not with --no-deps or for "
-            "one already there).",
+            "package requires where it installs that package, not with --no-deps).",
             f"{c.target}{c.spec}",
         )
-    )
+    elif c.requirer_version:
+        # The range is not in the log (`pip check` prints the name alone): asking pip for the
+        # requirer's installed release again resolves its requirements, the missing one in
+        # the range it declares.
+        fix = causes.common.install_fix(
+            m,
+            f"Install {c.target} in the range {c.requirer_named} declares, which the log does "
+            f"not show: asking pip for {c.requirer_named} again resolves its requirements and "
+            f"installs {c.target} in that range.",
+            f"{c.requirer}=={c.requirer_version}",
+        )
+    else:
+        fix = causes.common.install_fix(
+            m,
+            f"Install {c.target}; the range {c.requirer_named} declares on it is not in the log.",
+            c.target,
+        )
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_MISSING}",
         severity,
         causes.software.DEPENDENCY_MISSING,
-        f"{c.target} is not installed, though {c.requirer_named} requires it ({c.target}{c.spec})",
+        f"{c.target} is not installed, though {c.requirer_named} requires it"
+        + (f" ({c.target}{c.spec})" if c.spec else ""),
         said
         + (
             f" Nothing in the log failed after pip's notice: only code that imports "
@@ -1438,18 +1459,21 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
-    if c.kind == "missing" and c.source == "pkg_resources":
+    if c.kind == "missing" and c.raised:
         # pkg_resources raised DistributionNotFound as it resolved the requirer (an entry
         # point's script): the program ended there.
         return Severity.ERROR
-    if c.kind == "missing" and c.source == "pip":
-        # pip's "requires X, which is not installed", after an install or from `pip check`:
-        # weighed as its notice of a release out of range is.
+    if c.kind == "missing":
+        # pip's "requires X, which is not installed", after an install or from `pip check`,
+        # or pkg_resources' words a program caught and logged (a plugin loader's warning):
+        # weighed as pip's notice of a release out of range is, a warning only where the
+        # failure names the missing package's module (No module named 'tensorflow_text'),
+        # not where it merely runs through the requirer's code.
         return (
             Severity.INFO
             if not tracebacks
             else Severity.WARNING
-            if _goes_through(c, tracebacks, named=True)
+            if _names_target(c, tracebacks)
             else None
         )
     if c.kind != "installed":
@@ -1461,6 +1485,13 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     if not tracebacks:
         return Severity.INFO
     return Severity.WARNING if _goes_through(c, tracebacks) else None
+
+
+def _names_target(c: Conflict, tracebacks: Sequence[Traceback]) -> bool:
+    """Whether an exception names an import package of ``c``'s missing target."""
+    names = {c.target.replace("-", "_"), *modules().modules_of(c.target)}
+    said = re.compile(rf"(?<![\w.]){'|'.join(map(re.escape, sorted(names)))}(?![\w])")
+    return any(said.search(f"{tb.type}: {tb.message}") for tb in tracebacks)
 
 
 def _goes_through(c: Conflict, tracebacks: Sequence[Traceback], named: bool = False) -> bool:
@@ -1657,9 +1688,9 @@ def _meeting(a: str, b: str) -> Optional[str]:
 
 def _add(installer: str, wanted: str, beside: str) -> tuple[str, ...]:
     """``installer``'s command (a resolver other than pip) that requires ``wanted`` beside
-    ``beside`` (:func:`tfdoctor.causes.software.add_command`); none for a resolver without
+    ``beside`` (:func:`tfdoctor.causes.common.add_command`); none for a resolver without
     one."""
-    command = causes.software.add_command(installer, wanted, beside)
+    command = causes.common.add_command(installer, wanted, beside)
     return (command,) if command is not None else ()
 
 
@@ -1906,7 +1937,7 @@ def _said(c: Conflict) -> str:
         return f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, not installed."
     if c.installer != "pip":
         return (
-            f"{causes.software.RESOLVER_NAMES[c.installer]}: the "
+            f"{causes.common.RESOLVER_NAMES[c.installer]}: the "
             f"{'requirements ask' if c.installer == 'uv pip' else 'project asks'} for "
             f"{c.target}{c.have}; {c.requirer_named} depends on {c.target}{c.spec}."
         )
@@ -2074,7 +2105,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         pinned = exact_pin(c.have) or _floor(c.have)
         asked = f"{c.target}=={pinned}" if exact_pin(c.have) else f"{c.target}{c.have}"
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
-        who = causes.software.RESOLVER_NAMES[c.installer]
+        who = causes.common.RESOLVER_NAMES[c.installer]
         kind = "pin" if exact_pin(c.have) else "requirement"
         # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
         owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
@@ -2127,7 +2158,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     if c.kind == "missing":
         return causes.finding(
             "explain.dependency-missing",
-            Severity.ERROR if c.source == "pkg_resources" else Severity.WARNING,
+            Severity.ERROR if c.raised else Severity.WARNING,
             causes.software.DEPENDENCY_MISSING,
             f"{c.target} is not installed, though {tf} requires it",
             said,
