@@ -170,8 +170,16 @@ def test_a_listed_library_beside_the_keras_it_was_written_for_is_not_read() -> N
                 "tensorflow": "1.14.0",
             },
         ),
+        # A later install replaced the earlier release: pip's last list names the one there.
+        (
+            "Successfully installed keras-3.3.3 namex-0.0.8\n"
+            "    Found existing installation: keras 3.3.3\n"
+            "      Successfully uninstalled keras-3.3.3\n"
+            "Successfully installed keras-2.15.0 tensorflow-2.15.0\n",
+            {"keras": "2.15.0", "tensorflow": "2.15.0"},
+        ),
     ],
-    ids=["one-line", "wrapped"],
+    ids=["one-line", "wrapped", "installed-over"],
 )
 def test_pips_installed_list_gives_the_releases_a_listing_would(
     text: str, expected: dict[str, str]
@@ -257,8 +265,26 @@ def test_a_namespaced_op_library_names_its_subpackage() -> None:
         "  Successfully installed gensim-3.8.0 keras-2.2.4 networkx-2.3\n"
         "    stellargraph-0.7.1 tensorflow-1.14.0\n"
         "Epoch 1/200\n",
+        # TensorFlow upgraded with the companion: the first install's TensorFlow is gone.
+        "$ pip install tensorflow==2.13.0\n"
+        "Successfully installed keras-2.13.1 tensorflow-2.13.0\n"
+        "$ pip install -U tensorflow==2.15.0 tensorflow-probability==0.23.0\n"
+        "      Successfully uninstalled tensorflow-2.13.0\n"
+        "Successfully installed keras-2.15.0 tensorflow-2.15.0 tensorflow-probability-0.23.0\n",
+        # Keras moved back to the release the library was written for.
+        "$ pip install stellargraph==0.7.1 keras==2.3.0\n"
+        "Successfully installed keras-2.3.0 stellargraph-0.7.1\n"
+        "$ pip install keras==2.2.4\n"
+        "      Successfully uninstalled Keras-2.3.0\n"
+        "Successfully installed keras-2.2.4\n"
+        "Epoch 1/3\n",
     ],
-    ids=["text-of-its-line", "stellargraph-with-its-keras"],
+    ids=[
+        "text-of-its-line",
+        "stellargraph-with-its-keras",
+        "tensorflow-upgraded-after",
+        "keras-downgraded-after",
+    ],
 )
 def test_pips_installed_list_of_releases_that_fit_is_no_problem(text: str) -> None:
     assert not problem_causes(explained(text))

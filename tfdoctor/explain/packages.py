@@ -265,7 +265,7 @@ def package_findings(
         _side_by_side(conflicts, m),
         listed_side_by_side(listed or {}, m),
         _listed_kerases(listed or {}, m),
-        *_companions_off_table(m),
+        *(_companions_off_table(m) if _tf_listed_as_shown(listed or {}, m) else ()),
         *_companions_off_keras(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(f for tb in tracebacks for f in _foreign_layer_findings(tb, m, legacy_keras)),
@@ -1874,6 +1874,16 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         "miss symbols, its Python code calls what is not there.",
         fix,
     )
+
+
+def _tf_listed_as_shown(listed: Mapping[str, str], m: Machine) -> bool:
+    """Whether a TensorFlow distribution a listing (or pip's last install) gives in
+    ``listed`` is at the release the log's TensorFlow is read as, or none is listed: where
+    none is, the log names two releases (one installed over the other) and which one the
+    companion sits beside is not shown."""
+    tf = m.tf
+    versions = [v for k, v in listed.items() if normalize_name(k) in TF_DISTRIBUTIONS]
+    return tf is not None and (not versions or tf.version in versions)
 
 
 def _companions_off_table(m: Machine) -> Iterator[Finding]:
