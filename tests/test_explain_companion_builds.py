@@ -103,6 +103,35 @@ def test_dalis_plugin_is_installed_again_with_the_gcc_tensorflow_was_built_with(
     assert "provides `nvidia`" not in fix
 
 
+_DALI_LOADER = (
+    "Traceback (most recent call last):\n"
+    '  File "fit.py", line 2, in <module>\n'
+    "    import nvidia.dali.plugin.tf as dali_tf\n"
+    f'  File "{_DALI_SITE}/nvidia/dali_tf_plugin/dali_tf_plugin.py", line 48, in '
+    "load_dali_tf_plugin\n"
+    "    raise first_error or Exception('No matching DALI plugin found for installed "
+    "TensorFlow version')\n"
+)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        # The loader's first error, raised in place of its own words: a CUDA runtime missing.
+        "tensorflow.python.framework.errors_impl.NotFoundError: libcudart.so.11.0: cannot "
+        "open shared object file: No such file or directory\n",
+        # The plugin's library found, the CUDA runtime it links not.
+        "tensorflow.python.framework.errors_impl.NotFoundError: "
+        f"{_DALI_SITE}/nvidia/dali_tf_plugin/libdali_tf_current.so: libcudart.so.12: cannot "
+        "open shared object file: No such file or directory\n",
+    ],
+    ids=["cuda-runtime", "plugin-links-cuda-runtime"],
+)
+def test_dalis_loader_echoed_over_a_cuda_library_is_not_the_plugins_build(last: str) -> None:
+    found = explained(_DALI_LOADER + last)
+    assert all(f.fix is None or "nvidia-dali-tf-plugin" not in fix_text(f) for f in found.findings)
+
+
 def test_dalis_plugin_install_that_picked_a_prebuilt_library_is_no_problem() -> None:
     text = (
         "Checking build environment for DALI TF plugin ...\n"
