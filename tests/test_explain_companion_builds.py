@@ -6,6 +6,8 @@ another standalone Keras than the one a listing shows. Logs written for these te
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.explaining import CANDIDATE, explained, finding_of, fix_text, problem_causes, top_error
@@ -214,6 +216,17 @@ def test_pips_installed_list_gives_the_releases_a_listing_would(
     text: str, expected: dict[str, str]
 ) -> None:
     assert read_installed_versions(text, ("stellargraph", "tfx-bsl")) == expected
+
+
+def test_a_long_word_after_pips_installed_list_is_read_in_linear_time() -> None:
+    # One blank-free word of name-version look-alikes: every split of it would be tried by
+    # items allowed to abut.
+    word = "-".join(f"{i % 10}a{(i + 3) % 10}b" for i in range(40))
+    text = f"Successfully installed tensorflow-2.15.0\n  {word}:\n"
+    assert len(word) >= 150
+    began = time.perf_counter()
+    assert read_installed_versions(text) == {"tensorflow": "2.15.0"}
+    assert time.perf_counter() - began < 0.5
 
 
 def test_pips_installed_list_pairs_a_library_with_the_keras_it_installed() -> None:

@@ -1532,7 +1532,11 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
 
 #: A line of pip's "Successfully installed" items alone (``name-version``: a release starts
 #: with a digit), indented: the list's continuation where a paste wrapped pip's one line.
-_WRAPPED_ITEMS = re.compile(r"[ \t]+(?:[A-Za-z0-9][\w.-]*-\d[\w.+!]*[ \t]*)+")
+#: Items apart by blanks, as pip joins them: items that could abut would let the engine try
+#: every split of one long word.
+_WRAPPED_ITEMS = re.compile(
+    r"[ \t]+[A-Za-z0-9][\w.-]*-\d[\w.+!]*(?:[ \t]+[A-Za-z0-9][\w.-]*-\d[\w.+!]*)*[ \t]*"
+)
 
 
 def read_installed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[str, str]:
