@@ -396,8 +396,20 @@ def test_a_librarys_floor_above_the_tensorflow_found_moves_tensorflow_not_the_li
     )
     top = top_error(explained(text))
     fix = fix_text(top)
-    assert top.cause == COMPANION and 'install "tensorflow>=2.14"' in fix
+    assert top.cause == COMPANION and 'install "tensorflow>=2.14,<2.15"' in fix
+    assert "2.14, its floor's line" in fix
     assert "--upgrade keras-nlp" not in fix
+
+
+def test_a_librarys_floor_on_a_keras_3_line_moves_keras_with_tensorflow() -> None:
+    text = (
+        "tensorflow 2.12.0\nkeras 2.12.0\n"
+        f'  File "{_SITE}/keras_nlp/src/version_utils.py", line 30, in <module>\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: KerasNLP requires TensorFlow 2.16 or later; found TensorFlow 2.12.0.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert 'install "tensorflow>=2.16,<2.17" "keras>=3.0.0"' in fix and "Keras 3" in fix
 
 
 def test_a_librarys_ceiling_below_the_tensorflow_found_keeps_the_librarys_release() -> None:

@@ -5984,20 +5984,39 @@ def edward_tf_fix(m: Machine) -> Fix:
 
 
 def library_tf_check_fix(
-    m: Machine, library: str, minimum: Optional[str], excluded: Optional[str]
+    m: Machine,
+    library: str,
+    minimum: Optional[str],
+    excluded: Optional[str],
+    at_floor: bool = False,
 ) -> Fix:
     """A library's own import check refused the installed TensorFlow: a TensorFlow at or above
     its ``minimum`` and outside the releases it lists as ``excluded`` (a Python list of
-    release tuples, as keras-retinanet prints it)."""
+    release tuples, as keras-retinanet prints it). ``at_floor``: the library is newer than
+    the TensorFlow found (below its floor), so the floor's own line is installed, the least
+    move that passes its check, where pip would take the newest line; the Keras and Python
+    that move with it are named (:func:`tensorflow_move_fix`)."""
     refused = [".".join(t) for t in _RELEASE_TUPLE.findall(excluded or "")]
-    spec = ",".join(([f">={minimum}"] if minimum else []) + [f"!={release}" for release in refused])
+    key = version_key(minimum or "")
+    cap = [f"<{key[0]}.{key[1] + 1}"] if at_floor and len(key) >= 2 else []
+    spec = ",".join(
+        ([f">={minimum}"] if minimum else []) + cap + [f"!={release}" for release in refused]
+    )
     installed = f"TensorFlow {m.tf.version}" if m.tf is not None else "the installed TensorFlow"
     floor = f"TensorFlow {minimum} or later" if minimum else "a newer TensorFlow"
     but = f", except {', '.join(refused)}" if refused else ""
-    return Fix(
+    which = (
+        f"TensorFlow {key[0]}.{key[1]}, its floor's line" if cap else "a TensorFlow in that range"
+    )
+    text = (
         f"{library} checks the TensorFlow it runs under and refuses {installed}: it supports "
-        f"{floor}{but}. Install a TensorFlow in that range (or a release of {library} made "
-        "for the installed TensorFlow).",
+        f"{floor}{but}. Install {which} (or a release of {library} made for the installed "
+        "TensorFlow)."
+    )
+    if cap:
+        return tensorflow_move_fix(m, text, f"tensorflow{spec}")
+    return Fix(
+        text,
         m.pip(f'install "tensorflow{spec}"') if spec else m.pip(f"show {library} tensorflow"),
     )
 

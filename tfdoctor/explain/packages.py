@@ -2133,7 +2133,9 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
         # A floor above the TensorFlow it found: this release of the library is newer than
         # TensorFlow, so a newer one of it does not help; TensorFlow at the floor, or an older
         # release of the library, does.
-        fix = causes.software.library_tf_check_fix(m, module or check.dist, floor, None)
+        fix = causes.software.library_tf_check_fix(
+            m, module or check.dist, floor, None, at_floor=True
+        )
         if not known_distribution(check.dist):
             # No distribution's name: which one installed its folder, for the older release.
             folder = module or check.dist.replace("-", "_")
