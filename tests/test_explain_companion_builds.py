@@ -100,6 +100,9 @@ def test_dalis_plugin_is_installed_again_with_the_gcc_tensorflow_was_built_with(
     assert top.cause == COMPANION
     fix = fix_text(top)
     assert "nvidia-dali-tf-plugin" in fix and "--no-cache-dir" in fix
+    # From NVIDIA's index, at the DALI release installed (the plugin pins it exactly).
+    assert "--extra-index-url https://pypi.nvidia.com" in fix
+    assert '"nvidia-dali-tf-plugin-cudaXXX==<installed nvidia-dali-cudaXXX version>"' in fix
     assert "g++ --version" in fix and "GCC: " in fix and "gcc" in fix
     # Not the namespace folder read as a distribution's name.
     assert "provides `nvidia`" not in fix

@@ -5630,15 +5630,24 @@ def dali_plugin_fix(m: Machine) -> Fix:
     # where the gcc TensorFlow was built with has prebuilt ones; else it compiles with $CXX or
     # g++ where that g++ is TensorFlow's release, or both are 5 or later, else g++-<release>,
     # else it stops ("conda install gxx_linux-64==<release>" in a conda environment).
+    # The plugin requires nvidia-dali-cudaXXX at its own release exactly (setup.py.in), so an
+    # unpinned reinstall takes the newest plugin and the newest DALI with it; both come from
+    # NVIDIA's index (https://docs.nvidia.com/deeplearning/dali/user-guide/docs/installation.html:
+    # pip install --extra-index-url https://pypi.nvidia.com ...). The placeholders stay in the
+    # text: the log names neither the CUDA flavour nor the DALI release.
     return Fix(
         "DALI's TensorFlow plugin (the nvidia-dali-tf-plugin distribution, named with DALI's "
-        "CUDA flavour: nvidia-dali-tf-plugin-cudaXXX) has no library that loads into the "
+        "CUDA flavour: nvidia-dali-tf-plugin-cudaXXX; DALI 0.x's was nvidia-dali-tf-plugin, "
+        "beside nvidia-dali) has no library that loads into the "
         "installed TensorFlow: its install picks a prebuilt library by the gcc release "
         "TensorFlow was built with, or compiles one with the machine's g++ (or $CXX) against "
         "the TensorFlow present then. Install it again with this TensorFlow in place, without "
-        "pip's cache, under the same name `pip list` shows (pip install --no-cache-dir "
-        "--force-reinstall nvidia-dali-tf-plugin-cudaXXX, at the nvidia-dali release "
-        "installed); where it compiles, the g++ must be the gcc release this TensorFlow was "
+        "pip's cache, from NVIDIA's index, at the release of the nvidia-dali `pip list` shows "
+        "(the plugin requires that DALI release exactly: unpinned, pip would take the newest "
+        "plugin and the newest DALI with it), under the name `pip list` shows: pip install "
+        "--extra-index-url https://pypi.nvidia.com --no-cache-dir --force-reinstall "
+        '"nvidia-dali-tf-plugin-cudaXXX==<installed nvidia-dali-cudaXXX version>"; '
+        "where it compiles, the g++ must be the gcc release this TensorFlow was "
         "built with, or 5 or later for a TensorFlow built with 5 or later (a conda "
         "TensorFlow's may differ from PyPI's): the commands print both, and in a conda "
         "environment `conda install gxx_linux-64==<that release>` provides it.",
