@@ -375,6 +375,16 @@ def test_an_add_ons_op_library_names_its_distribution(line: str, dist: str) -> N
     assert top.cause == COMPANION and f"pip show tensorflow {dist}" in fix_text(top)
 
 
+def test_a_library_of_an_environment_named_tensorflow_is_read() -> None:
+    env = "/home/u/anaconda3/envs/tensorflow/lib/python3.10/site-packages"
+    text = (
+        f"ImportError: {env}/h5py/defs.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+        "H5Pset_fapl_ros3\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved" and "reinstall h5py" in fix_text(top)
+
+
 def test_tensorflows_own_library_missing_a_symbol_stays_out_of_the_add_ons() -> None:
     line = (
         "ImportError: /opt/venv/lib/python3.10/site-packages/tensorflow/python/"
