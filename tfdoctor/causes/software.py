@@ -57,6 +57,7 @@ from tfdoctor.machine import NEW_VENV, Machine, applicable_requirements
 from tfdoctor.matrix import (
     PLATFORMS,
     Companion,
+    CompanionRelease,
     TFLine,
     above_range,
     admits_below,
@@ -4378,6 +4379,33 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
         "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
         "supports the installed NumPy; `pip check` shows what is left.",
         (*m.install(spec), *m.upgrade("numba"), *m.pip_after_install("check")),
+    )
+
+
+def companion_keras_words(
+    m: Machine, comp: PackageFacts, own: CompanionRelease, metadata: bool
+) -> tuple[str, str, Fix]:
+    """The summary, detail and fix of a companion (or a library built on TensorFlow) ``comp``
+    whose release's row ``own`` names the standalone Keras its code works with, beside an
+    installed keras outside it (:attr:`Machine.companions_off_keras`), for ``check`` and
+    ``explain`` alike. ``metadata``: ``comp``'s declared requirements were read (a machine),
+    so that they admit the keras is known."""
+    keras = m.facts.package("keras")
+    installed = keras.version if keras is not None else "?"
+    specs = m.declared_keras(comp)
+    said = f" (keras{','.join(specs)})" if specs else ""
+    admits = (
+        f"; its metadata admits keras {installed}{said}, so neither pip nor `pip check` reports it."
+        if metadata
+        else "."
+    )
+    return (
+        f"{comp.name} {comp.version} is written for keras{own.keras}, beside keras {installed}",
+        f"Its release {own.release}'s code works with keras{own.keras} (the companion table, "
+        f"from {', '.join(m.companion_urls(comp.name, own))}), which its project narrowed to "
+        f"after Keras' API changes: with keras {installed} what it builds on Keras can "
+        f"fail{admits}",
+        companion_keras_fix(m, comp.name, comp.version, own.keras),
     )
 
 

@@ -1924,21 +1924,12 @@ def _companions_off_keras(m: Machine) -> Iterator[Finding]:
     in the companion table names the standalone Keras its code works with, beside a keras the
     log shows outside it: ``check``'s question (:attr:`Machine.companions_off_keras`) asked of
     what the log holds. A warning: the log shows the pair, not that it is what failed."""
-    keras = m.facts.package("keras")
-    if keras is None:
-        return
     for comp, own in m.companions_off_keras:
         yield causes.finding(
             "explain.companion-mismatch",
             Severity.WARNING,
             causes.software.COMPANION_MISMATCH,
-            f"{comp.name} {comp.version} is written for keras{own.keras}, beside keras "
-            f"{keras.version}",
-            f"The log shows {comp.name} {comp.version} and keras {keras.version} installed "
-            f"together; the companion table ({', '.join(m.companion_urls(comp.name, own))}) "
-            f"pairs its release {own.release} with keras{own.keras}: what it builds on Keras "
-            "can fail with another Keras, though its metadata may admit it.",
-            causes.software.companion_keras_fix(m, comp.name, comp.version, own.keras),
+            *causes.software.companion_keras_words(m, comp, own, metadata=False),
         )
 
 
