@@ -35,6 +35,7 @@ from tfdoctor.facts import (
     ProbeError,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -763,6 +764,11 @@ def test_a_library_written_for_an_older_standalone_keras_gets_that_keras() -> No
     assert 'install "keras<2.2.5,>=2.2.3"' in _text(found[0])
     fits = f.facts(packages=(tf, graph, f.pkg("keras", "2.2.4")))
     assert not [x for x in run_one("packages.pins", fits) if x.cause == "companion-mismatch"]
+    # Its own metadata excluding the keras is a requirement pip reports, read as one: the
+    # Machine's pairing leaves it out, for check and explain alike.
+    narrowed = f.pkg("stellargraph", "0.7.1", "keras<2.2.5,>=2.2.3", "tensorflow>=1.12")
+    machine = Machine(f.facts(packages=(tf, narrowed, f.pkg("keras", "2.3.0"))), f.FIXTURE_MATRIX)
+    assert machine.companions_off_keras == ()
 
 
 def test_keras_wheels_without_top_level_are_read_by_their_names() -> None:

@@ -6,6 +6,8 @@ another standalone Keras than the one a listing shows. Logs written for these te
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.explaining import CANDIDATE, explained, finding_of, fix_text, problem_causes, top_error
@@ -98,9 +100,41 @@ def test_dalis_plugin_is_installed_again_with_the_gcc_tensorflow_was_built_with(
     assert top.cause == COMPANION
     fix = fix_text(top)
     assert "nvidia-dali-tf-plugin" in fix and "--no-cache-dir" in fix
+    # From NVIDIA's index, at the DALI release installed (the plugin pins it exactly).
+    assert "--extra-index-url https://pypi.nvidia.com" in fix
+    assert '"nvidia-dali-tf-plugin-cudaXXX==<installed nvidia-dali-cudaXXX version>"' in fix
     assert "g++ --version" in fix and "GCC: " in fix and "gcc" in fix
     # Not the namespace folder read as a distribution's name.
     assert "provides `nvidia`" not in fix
+
+
+_DALI_LOADER = (
+    "Traceback (most recent call last):\n"
+    '  File "fit.py", line 2, in <module>\n'
+    "    import nvidia.dali.plugin.tf as dali_tf\n"
+    f'  File "{_DALI_SITE}/nvidia/dali_tf_plugin/dali_tf_plugin.py", line 48, in '
+    "load_dali_tf_plugin\n"
+    "    raise first_error or Exception('No matching DALI plugin found for installed "
+    "TensorFlow version')\n"
+)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        # The loader's first error, raised in place of its own words: a CUDA runtime missing.
+        "tensorflow.python.framework.errors_impl.NotFoundError: libcudart.so.11.0: cannot "
+        "open shared object file: No such file or directory\n",
+        # The plugin's library found, the CUDA runtime it links not.
+        "tensorflow.python.framework.errors_impl.NotFoundError: "
+        f"{_DALI_SITE}/nvidia/dali_tf_plugin/libdali_tf_current.so: libcudart.so.12: cannot "
+        "open shared object file: No such file or directory\n",
+    ],
+    ids=["cuda-runtime", "plugin-links-cuda-runtime"],
+)
+def test_dalis_loader_echoed_over_a_cuda_library_is_not_the_plugins_build(last: str) -> None:
+    found = explained(_DALI_LOADER + last)
+    assert all(f.fix is None or "nvidia-dali-tf-plugin" not in fix_text(f) for f in found.findings)
 
 
 def test_dalis_plugin_install_that_picked_a_prebuilt_library_is_no_problem() -> None:
@@ -170,13 +204,32 @@ def test_a_listed_library_beside_the_keras_it_was_written_for_is_not_read() -> N
                 "tensorflow": "1.14.0",
             },
         ),
+        # A later install replaced the earlier release: pip's last list names the one there.
+        (
+            "Successfully installed keras-3.3.3 namex-0.0.8\n"
+            "    Found existing installation: keras 3.3.3\n"
+            "      Successfully uninstalled keras-3.3.3\n"
+            "Successfully installed keras-2.15.0 tensorflow-2.15.0\n",
+            {"keras": "2.15.0", "tensorflow": "2.15.0"},
+        ),
     ],
-    ids=["one-line", "wrapped"],
+    ids=["one-line", "wrapped", "installed-over"],
 )
 def test_pips_installed_list_gives_the_releases_a_listing_would(
     text: str, expected: dict[str, str]
 ) -> None:
     assert read_installed_versions(text, ("stellargraph", "tfx-bsl")) == expected
+
+
+def test_a_long_word_after_pips_installed_list_is_read_in_linear_time() -> None:
+    # One blank-free word of name-version look-alikes: every split of it would be tried by
+    # items allowed to abut.
+    word = "-".join(f"{i % 10}a{(i + 3) % 10}b" for i in range(40))
+    text = f"Successfully installed tensorflow-2.15.0\n  {word}:\n"
+    assert len(word) >= 150
+    began = time.perf_counter()
+    assert read_installed_versions(text) == {"tensorflow": "2.15.0"}
+    assert time.perf_counter() - began < 0.5
 
 
 def test_pips_installed_list_pairs_a_library_with_the_keras_it_installed() -> None:
@@ -257,8 +310,26 @@ def test_a_namespaced_op_library_names_its_subpackage() -> None:
         "  Successfully installed gensim-3.8.0 keras-2.2.4 networkx-2.3\n"
         "    stellargraph-0.7.1 tensorflow-1.14.0\n"
         "Epoch 1/200\n",
+        # TensorFlow upgraded with the companion: the first install's TensorFlow is gone.
+        "$ pip install tensorflow==2.13.0\n"
+        "Successfully installed keras-2.13.1 tensorflow-2.13.0\n"
+        "$ pip install -U tensorflow==2.15.0 tensorflow-probability==0.23.0\n"
+        "      Successfully uninstalled tensorflow-2.13.0\n"
+        "Successfully installed keras-2.15.0 tensorflow-2.15.0 tensorflow-probability-0.23.0\n",
+        # Keras moved back to the release the library was written for.
+        "$ pip install stellargraph==0.7.1 keras==2.3.0\n"
+        "Successfully installed keras-2.3.0 stellargraph-0.7.1\n"
+        "$ pip install keras==2.2.4\n"
+        "      Successfully uninstalled Keras-2.3.0\n"
+        "Successfully installed keras-2.2.4\n"
+        "Epoch 1/3\n",
     ],
-    ids=["text-of-its-line", "stellargraph-with-its-keras"],
+    ids=[
+        "text-of-its-line",
+        "stellargraph-with-its-keras",
+        "tensorflow-upgraded-after",
+        "keras-downgraded-after",
+    ],
 )
 def test_pips_installed_list_of_releases_that_fit_is_no_problem(text: str) -> None:
     assert not problem_causes(explained(text))
@@ -304,6 +375,16 @@ def test_an_add_ons_op_library_names_its_distribution(line: str, dist: str) -> N
     assert top.cause == COMPANION and f"pip show tensorflow {dist}" in fix_text(top)
 
 
+def test_a_library_of_an_environment_named_tensorflow_is_read() -> None:
+    env = "/home/u/anaconda3/envs/tensorflow/lib/python3.10/site-packages"
+    text = (
+        f"ImportError: {env}/h5py/defs.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+        "H5Pset_fapl_ros3\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved" and "reinstall h5py" in fix_text(top)
+
+
 def test_tensorflows_own_library_missing_a_symbol_stays_out_of_the_add_ons() -> None:
     line = (
         "ImportError: /opt/venv/lib/python3.10/site-packages/tensorflow/python/"
@@ -328,8 +409,20 @@ def test_a_librarys_floor_above_the_tensorflow_found_moves_tensorflow_not_the_li
     )
     top = top_error(explained(text))
     fix = fix_text(top)
-    assert top.cause == COMPANION and 'install "tensorflow>=2.14"' in fix
+    assert top.cause == COMPANION and 'install "tensorflow>=2.14,<2.15"' in fix
+    assert "2.14, its floor's line" in fix
     assert "--upgrade keras-nlp" not in fix
+
+
+def test_a_librarys_floor_on_a_keras_3_line_moves_keras_with_tensorflow() -> None:
+    text = (
+        "tensorflow 2.12.0\nkeras 2.12.0\n"
+        f'  File "{_SITE}/keras_nlp/src/version_utils.py", line 30, in <module>\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: KerasNLP requires TensorFlow 2.16 or later; found TensorFlow 2.12.0.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert 'install "tensorflow>=2.16,<2.17" "keras>=3.0.0"' in fix and "Keras 3" in fix
 
 
 def test_a_librarys_ceiling_below_the_tensorflow_found_keeps_the_librarys_release() -> None:

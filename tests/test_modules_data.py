@@ -162,3 +162,12 @@ def test_every_package_the_companion_table_names_is_answered_from_its_path() -> 
             assert origin_of(path).dist == dist, dist
             continue
         assert distribution_of(f"{module}.python.ops") == dist, dist
+
+
+def test_the_namespace_roots_are_the_top_folders_of_the_namespaces_table() -> None:
+    # One list: explain's readings of a name missing under a shared root and the naming of a
+    # file below one (google.cloud.storage) read the same table.
+    table = modules()
+    assert table.namespace_roots == {name.split(".")[0] for name in table.namespaces}
+    assert {"google", "nvidia"} <= table.namespace_roots
+    assert "google.cloud" not in table.namespace_roots

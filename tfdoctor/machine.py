@@ -1981,14 +1981,28 @@ class Machine(Record):
     def companions_off_keras(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
         """The installed companions and libraries built on TensorFlow whose release's row in
         the companion table names the standalone Keras its code works with (``keras``), and
-        the installed keras is outside it: (the package, its row)."""
+        the installed keras is outside it while their own declared keras range (their
+        metadata, :meth:`declared_keras`) admits it: (the package, its row). A declaration
+        that excludes it is a requirement pip reports, read as one."""
         keras = self.facts.package("keras")
         if keras is None:
             return ()
         return tuple(
             (comp, own)
             for comp, own in self.companions_on_table
-            if own.keras and spec_contains(keras.version, own.keras) is False
+            if own.keras
+            and spec_contains(keras.version, own.keras) is False
+            and all(spec_contains(keras.version, s) is not False for s in self.declared_keras(comp))
+        )
+
+    def declared_keras(self, comp: PackageFacts) -> tuple[str, ...]:
+        """The keras ranges the companion ``comp`` declares in its metadata
+        (:attr:`companion_requirements`); none where it declares none or none was read."""
+        name = normalize_name(comp.name)
+        return tuple(
+            spec
+            for c, target, spec in self.companion_requirements
+            if target == "keras" and normalize_name(c.name) == name
         )
 
     @functools.cached_property

@@ -262,6 +262,11 @@ class Modules(Record):
     #: Distribution -> the releases whose build script the current build tools break.
     stale_build_scripts: Mapping[str, StaleBuildScript] = dataclasses.field(default_factory=dict)
 
+    @property
+    def namespace_roots(self) -> frozenset[str]:
+        """The top-level folders of ``namespaces`` (``google`` of ``google.cloud``)."""
+        return frozenset(name.split(".")[0] for name in self.namespaces)
+
     def python_removal_user(self, dist: str, module: str, name: str) -> Optional[RemovedApiUser]:
         """The ``removed_api_users`` row of ``dist``'s use of what a Python release removed
         (``module``, or its ``name``; empty where the whole module), or None."""

@@ -59,6 +59,7 @@ from tfdoctor.machine import NEW_VENV, Machine, applicable_requirements
 from tfdoctor.matrix import (
     PLATFORMS,
     Companion,
+    CompanionRelease,
     TFLine,
     above_range,
     admits_below,
@@ -4414,6 +4415,33 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
     )
 
 
+def companion_keras_words(
+    m: Machine, comp: PackageFacts, own: CompanionRelease, metadata: bool
+) -> tuple[str, str, Fix]:
+    """The summary, detail and fix of a companion (or a library built on TensorFlow) ``comp``
+    whose release's row ``own`` names the standalone Keras its code works with, beside an
+    installed keras outside it (:attr:`Machine.companions_off_keras`), for ``check`` and
+    ``explain`` alike. ``metadata``: ``comp``'s declared requirements were read (a machine),
+    so that they admit the keras is known."""
+    keras = m.facts.package("keras")
+    installed = keras.version if keras is not None else "?"
+    specs = m.declared_keras(comp)
+    said = f" (keras{','.join(specs)})" if specs else ""
+    admits = (
+        f"; its metadata admits keras {installed}{said}, so neither pip nor `pip check` reports it."
+        if metadata
+        else "."
+    )
+    return (
+        f"{comp.name} {comp.version} is written for keras{own.keras}, beside keras {installed}",
+        f"Its release {own.release}'s code works with keras{own.keras} (the companion table, "
+        f"from {', '.join(m.companion_urls(comp.name, own))}), which its project narrowed to "
+        f"after Keras' API changes: with keras {installed} what it builds on Keras can "
+        f"fail{admits}",
+        companion_keras_fix(m, comp.name, comp.version, own.keras),
+    )
+
+
 def companion_keras_fix(m: Machine, name: str, version: str, keras: str) -> Fix:
     """A companion (or a library built on TensorFlow) ``name`` ``version`` whose release's
     code works with the standalone Keras ``keras`` only (the companion table's row), beside a
@@ -5663,15 +5691,24 @@ def dali_plugin_fix(m: Machine) -> Fix:
     # where the gcc TensorFlow was built with has prebuilt ones; else it compiles with $CXX or
     # g++ where that g++ is TensorFlow's release, or both are 5 or later, else g++-<release>,
     # else it stops ("conda install gxx_linux-64==<release>" in a conda environment).
+    # The plugin requires nvidia-dali-cudaXXX at its own release exactly (setup.py.in), so an
+    # unpinned reinstall takes the newest plugin and the newest DALI with it; both come from
+    # NVIDIA's index (https://docs.nvidia.com/deeplearning/dali/user-guide/docs/installation.html:
+    # pip install --extra-index-url https://pypi.nvidia.com ...). The placeholders stay in the
+    # text: the log names neither the CUDA flavour nor the DALI release.
     return Fix(
         "DALI's TensorFlow plugin (the nvidia-dali-tf-plugin distribution, named with DALI's "
-        "CUDA flavour: nvidia-dali-tf-plugin-cudaXXX) has no library that loads into the "
+        "CUDA flavour: nvidia-dali-tf-plugin-cudaXXX; DALI 0.x's was nvidia-dali-tf-plugin, "
+        "beside nvidia-dali) has no library that loads into the "
         "installed TensorFlow: its install picks a prebuilt library by the gcc release "
         "TensorFlow was built with, or compiles one with the machine's g++ (or $CXX) against "
         "the TensorFlow present then. Install it again with this TensorFlow in place, without "
-        "pip's cache, under the same name `pip list` shows (pip install --no-cache-dir "
-        "--force-reinstall nvidia-dali-tf-plugin-cudaXXX, at the nvidia-dali release "
-        "installed); where it compiles, the g++ must be the gcc release this TensorFlow was "
+        "pip's cache, from NVIDIA's index, at the release of the nvidia-dali `pip list` shows "
+        "(the plugin requires that DALI release exactly: unpinned, pip would take the newest "
+        "plugin and the newest DALI with it), under the name `pip list` shows: pip install "
+        "--extra-index-url https://pypi.nvidia.com --no-cache-dir --force-reinstall "
+        '"nvidia-dali-tf-plugin-cudaXXX==<installed nvidia-dali-cudaXXX version>"; '
+        "where it compiles, the g++ must be the gcc release this TensorFlow was "
         "built with, or 5 or later for a TensorFlow built with 5 or later (a conda "
         "TensorFlow's may differ from PyPI's): the commands print both, and in a conda "
         "environment `conda install gxx_linux-64==<that release>` provides it.",
@@ -6017,20 +6054,39 @@ def edward_tf_fix(m: Machine) -> Fix:
 
 
 def library_tf_check_fix(
-    m: Machine, library: str, minimum: Optional[str], excluded: Optional[str]
+    m: Machine,
+    library: str,
+    minimum: Optional[str],
+    excluded: Optional[str],
+    at_floor: bool = False,
 ) -> Fix:
     """A library's own import check refused the installed TensorFlow: a TensorFlow at or above
     its ``minimum`` and outside the releases it lists as ``excluded`` (a Python list of
-    release tuples, as keras-retinanet prints it)."""
+    release tuples, as keras-retinanet prints it). ``at_floor``: the library is newer than
+    the TensorFlow found (below its floor), so the floor's own line is installed, the least
+    move that passes its check, where pip would take the newest line; the Keras and Python
+    that move with it are named (:func:`tensorflow_move_fix`)."""
     refused = [".".join(t) for t in _RELEASE_TUPLE.findall(excluded or "")]
-    spec = ",".join(([f">={minimum}"] if minimum else []) + [f"!={release}" for release in refused])
+    key = version_key(minimum or "")
+    cap = [f"<{key[0]}.{key[1] + 1}"] if at_floor and len(key) >= 2 else []
+    spec = ",".join(
+        ([f">={minimum}"] if minimum else []) + cap + [f"!={release}" for release in refused]
+    )
     installed = f"TensorFlow {m.tf.version}" if m.tf is not None else "the installed TensorFlow"
     floor = f"TensorFlow {minimum} or later" if minimum else "a newer TensorFlow"
     but = f", except {', '.join(refused)}" if refused else ""
-    return Fix(
+    which = (
+        f"TensorFlow {key[0]}.{key[1]}, its floor's line" if cap else "a TensorFlow in that range"
+    )
+    text = (
         f"{library} checks the TensorFlow it runs under and refuses {installed}: it supports "
-        f"{floor}{but}. Install a TensorFlow in that range (or a release of {library} made "
-        "for the installed TensorFlow).",
+        f"{floor}{but}. Install {which} (or a release of {library} made for the installed "
+        "TensorFlow)."
+    )
+    if cap:
+        return tensorflow_move_fix(m, text, f"tensorflow{spec}")
+    return Fix(
+        text,
         m.pip(f'install "tensorflow{spec}"') if spec else m.pip(f"show {library} tensorflow"),
     )
 

@@ -1131,32 +1131,14 @@ def _companions_off_keras(ctx: CheckContext) -> Iterator[Finding]:
     """Companions whose metadata admits the installed standalone keras while their release's
     code does not: the companion table's row names the Keras that code works with (a later
     release of the same code declaring it). A metadata range that excludes it is
-    :func:`_companions`' finding."""
+    :func:`_companions`' finding (:attr:`Machine.companions_off_keras` leaves it out)."""
     m = ctx.machine
-    keras = ctx.facts.package("keras")
-    if keras is None:
-        return
     for comp, own in m.companions_off_keras:
-        specs = [
-            spec
-            for c, target, spec in m.companion_requirements
-            if target == "keras" and normalize_name(c.name) == normalize_name(comp.name)
-        ]
-        if not all(_in_range(keras.version, s) for s in specs):
-            continue  # its own declaration excludes this keras: _companions says so
-        said = f" (keras{','.join(specs)})" if specs else ""
-        urls = ", ".join(m.companion_urls(comp.name, own))
         yield causes.finding(
             "packages.pins",
             Severity.WARNING,
             causes.software.COMPANION_MISMATCH,
-            f"{comp.name} {comp.version} does not work with keras {keras.version}, though its "
-            f"metadata admits it{said}",
-            f"Its release {own.release}'s code works with keras{own.keras} (the companion "
-            f"table, from {urls}), which its project narrowed to after Keras' API changes: with "
-            "this Keras what it builds on Keras can fail, and neither "
-            "pip nor `pip check` reports it.",
-            causes.software.companion_keras_fix(m, comp.name, comp.version, own.keras),
+            *causes.software.companion_keras_words(m, comp, own, metadata=True),
         )
 
 

@@ -1590,15 +1590,20 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
 
 #: A line of pip's "Successfully installed" items alone (``name-version``: a release starts
 #: with a digit), indented: the list's continuation where a paste wrapped pip's one line.
-_WRAPPED_ITEMS = re.compile(r"[ \t]+(?:[A-Za-z0-9][\w.-]*-\d[\w.+!]*[ \t]*)+")
+#: Items apart by blanks, as pip joins them: items that could abut would let the engine try
+#: every split of one long word.
+_WRAPPED_ITEMS = re.compile(
+    r"[ \t]+[A-Za-z0-9][\w.-]*-\d[\w.+!]*(?:[ \t]+[A-Za-z0-9][\w.-]*-\d[\w.+!]*)*[ \t]*"
+)
 
 
 def read_installed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[str, str]:
     """The releases pip's "Successfully installed" lists in ``text`` give the distributions a
     listing is read for (:func:`read_listed_versions`: TensorFlow's, Keras', and the
-    ``companions``), the first of each, names as pip normalises them; a list a paste wrapped
-    over indented lines of items is read whole. pip printed what it put in the environment
-    (commands/install.py: "Successfully installed %s", each item ``name-version``)."""
+    ``companions``), the last of each (a later install replaced the earlier release), names
+    as pip normalises them; a list a paste wrapped over indented lines of items is read whole.
+    pip printed what it put in the environment (commands/install.py: "Successfully installed
+    %s", each item ``name-version``)."""
     if "Successfully installed" not in text:
         return {}
     _, named = _listing(companions)
@@ -1616,7 +1621,7 @@ def read_installed_versions(text: str, companions: tuple[str, ...] = ()) -> dict
             end = line_end
         for name, version, _ in _listed_items(" ".join(listed)):
             if named.fullmatch(name) and _LISTED_VERSION.fullmatch(version):
-                out.setdefault(normalize_name(name), version)
+                out[normalize_name(name)] = version
     return out
 
 

@@ -63,7 +63,7 @@ from tfdoctor.evidence.traceback import (
     installed_package,
     wrapped_import_error,
 )
-from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, TF_PACKAGES, stdlib_modules
+from tfdoctor.explain.modules import TF_OWN, TF_PACKAGES, namespace_roots, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -95,9 +95,10 @@ _SHAPES = re.compile(
 _NOT_THE_PACKAGE = ("consider renaming", "(unknown location)", "is not a package")
 #: Import packages whose missing names other readings answer: TensorFlow's own and Keras'
 #: (the API knowledge, the companion readings), NumPy's removed names
-#: (numpy_removed_findings), protobuf's and the namespace roots several distributions share
-#: (google.protobuf beside google.api: the name's owner is not the root's).
-_ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources", *NAMESPACE_ROOTS})
+#: (numpy_removed_findings), protobuf's; so do the namespace roots several distributions
+#: share (google.protobuf beside google.api: the name's owner is not the root's),
+#: :func:`namespace_roots`.
+_ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources"})
 #: The shapes of a call Python refused read here: a keyword, a count of positional arguments,
 #: one missing (Python/ceval.c's words, :mod:`tfdoctor.evidence.refusals`).
 _CALL_SHAPES = frozenset({KEYWORD, POSITIONAL, MISSING})
@@ -181,6 +182,7 @@ def _own_code_reading(
     if (
         dist is None
         or owner in _ELSEWHERE
+        or owner in namespace_roots()
         or owner in stdlib_modules()
         or owner in modules().family
         or dist in TF_DISTRIBUTIONS
@@ -265,7 +267,12 @@ def _reading(
     if owner is None and match is not None and match["py2attr"]:
         found = _source_build_asked(tb, frames[-1], match["py2attr"], m)
         return [found] if found is not None else []
-    if owner is None or owner in _ELSEWHERE - TF_PACKAGES or owner in stdlib_modules():
+    if (
+        owner is None
+        or owner in _ELSEWHERE - TF_PACKAGES
+        or owner in namespace_roots()
+        or owner in stdlib_modules()
+    ):
         return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None

@@ -54,9 +54,13 @@ def _named_missing(tb: Traceback) -> Optional[tuple[str, str]]:
     return None
 
 
-#: Namespace packages that several distributions share (google.protobuf beside google.api):
-#: one of them missing a name of another is no sign of a package replaced under a kernel.
-NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
+def namespace_roots() -> frozenset[str]:
+    """Namespace packages that several distributions share (google.protobuf beside
+    google.api; the module table's ``namespaces``): one of them missing a name of another is
+    no sign of a package replaced under a kernel."""
+    return modules().namespace_roots
+
+
 #: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
 #: import of one is the user's own; a call between them is no companion's.
 TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
@@ -590,7 +594,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
         tb.ipython
         and tb.frames
         and not tb.handled  # the package caught it: an optional import of its own, not a mix
-        and top not in NAMESPACE_ROOTS
+        and top not in namespace_roots()
         and installed_package(tb.frames[-1].path) == top
     ):
         # A package's own import of its own module's name, in a notebook: its files on disk
@@ -608,7 +612,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
         )
     if dist is None or dist in _ELSEWHERE:
         return None
-    if "(unknown location)" in tb.message and top not in NAMESPACE_ROOTS and tf_requires(m, dist):
+    if "(unknown location)" in tb.message and top not in namespace_roots() and tf_requires(m, dist):
         return _namespace_stand_in(said, top, dist, m)
     if m.companion(dist) is not None:
         # A companion without a name its caller uses: a release of it that does not go with

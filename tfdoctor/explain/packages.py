@@ -265,7 +265,7 @@ def package_findings(
         _side_by_side(conflicts, m),
         listed_side_by_side(listed or {}, m),
         _listed_kerases(listed or {}, m),
-        *_companions_off_table(m),
+        *(_companions_off_table(m) if _tf_listed_as_shown(listed or {}, m) else ()),
         *_companions_off_keras(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(f for tb in tracebacks for f in _foreign_layer_findings(tb, m, legacy_keras)),
@@ -1996,6 +1996,16 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
     )
 
 
+def _tf_listed_as_shown(listed: Mapping[str, str], m: Machine) -> bool:
+    """Whether a TensorFlow distribution a listing (or pip's last install) gives in
+    ``listed`` is at the release the log's TensorFlow is read as, or none is listed: where
+    none is, the log names two releases (one installed over the other) and which one the
+    companion sits beside is not shown."""
+    tf = m.tf
+    versions = [v for k, v in listed.items() if normalize_name(k) in TF_DISTRIBUTIONS]
+    return tf is not None and (not versions or tf.version in versions)
+
+
 def _companions_off_table(m: Machine) -> Iterator[Finding]:
     """The companions the log shows installed (a listing, pip's words) at a release the
     companion table pairs with another TensorFlow than the one the log shows: the question
@@ -2034,21 +2044,12 @@ def _companions_off_keras(m: Machine) -> Iterator[Finding]:
     in the companion table names the standalone Keras its code works with, beside a keras the
     log shows outside it: ``check``'s question (:attr:`Machine.companions_off_keras`) asked of
     what the log holds. A warning: the log shows the pair, not that it is what failed."""
-    keras = m.facts.package("keras")
-    if keras is None:
-        return
     for comp, own in m.companions_off_keras:
         yield causes.finding(
             "explain.companion-mismatch",
             Severity.WARNING,
             causes.software.COMPANION_MISMATCH,
-            f"{comp.name} {comp.version} is written for keras{own.keras}, beside keras "
-            f"{keras.version}",
-            f"The log shows {comp.name} {comp.version} and keras {keras.version} installed "
-            f"together; the companion table ({', '.join(m.companion_urls(comp.name, own))}) "
-            f"pairs its release {own.release} with keras{own.keras}: what it builds on Keras "
-            "can fail with another Keras, though its metadata may admit it.",
-            causes.software.companion_keras_fix(m, comp.name, comp.version, own.keras),
+            *causes.software.companion_keras_words(m, comp, own, metadata=False),
         )
 
 
@@ -2243,7 +2244,9 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
         # A floor above the TensorFlow it found: this release of the library is newer than
         # TensorFlow, so a newer one of it does not help; TensorFlow at the floor, or an older
         # release of the library, does.
-        fix = causes.software.library_tf_check_fix(m, module or check.dist, floor, None)
+        fix = causes.software.library_tf_check_fix(
+            m, module or check.dist, floor, None, at_floor=True
+        )
         if not known_distribution(check.dist):
             # No distribution's name: which one installed its folder, for the older release.
             folder = module or check.dist.replace("-", "_")

@@ -219,6 +219,9 @@ class Evidence:
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: The versions a pasted package listing gives TensorFlow and its step-locked companions.
     listed: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Those of ``listed`` that only pip's "Successfully installed" lists gave: a later list
+    #: replaces them (pip installed that release over the earlier), as a listing's row does.
+    listed_by_pip: set[str] = dataclasses.field(default_factory=set)
     #: Every distribution a `pip show` in the log printed, with its version.
     shown: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
@@ -560,6 +563,21 @@ def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
     )
 
 
+def _read_listed(evidence: Evidence, text: _Shaped) -> None:
+    """The releases one block's listings give, then those pip's installed lists give: a
+    listing's row is kept over pip's words; pip's later list replaces its earlier one."""
+    for dist, listed in read_listed_versions(text, _companion_names()).items():
+        if dist in evidence.listed_by_pip:
+            evidence.listed_by_pip.discard(dist)
+            evidence.listed[dist] = listed
+        else:
+            evidence.listed.setdefault(dist, listed)
+    for dist, installed in read_installed_versions(text, _companion_names()).items():
+        if dist not in evidence.listed or dist in evidence.listed_by_pip:
+            evidence.listed[dist] = installed
+            evidence.listed_by_pip.add(dist)
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -591,10 +609,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         if dist == "keras":
             # keras.__version__ echoed names the release installed, as a listing does.
             evidence.listed.setdefault(dist, echoed)
-    for dist, listed in read_listed_versions(text, _companion_names()).items():
-        evidence.listed.setdefault(dist, listed)
-    for dist, installed in read_installed_versions(text, _companion_names()).items():
-        evidence.listed.setdefault(dist, installed)
+    _read_listed(evidence, text)
     for dist, version in read_shown_packages(text).items():
         evidence.shown.setdefault(dist, version)
     if evidence.tf_logged_at is None:
