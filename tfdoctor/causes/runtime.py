@@ -424,6 +424,8 @@ def gpu_memory_fix(
     reading: Optional[tuple[str, str]] = None,
     failed: str = "TensorFlow",
     async_suggested: bool = False,
+    allocator: bool = True,
+    capped: bool = False,
 ) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
     ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
@@ -431,11 +433,13 @@ def gpu_memory_fix(
     show it;
     ``failed``: the framework whose allocation failed, where another shares the GPU;
     ``async_suggested``: the log shows TensorFlow's own advice of CUDA's stream-ordered
-    allocator, which then joins the remedies)."""
+    allocator, which then joins the remedies; ``allocator``: PyTorch's failure is its caching
+    allocator's refusal, whose message speaks of fragmentation, not its CUDA check's;
+    ``capped``: CuPy's pool refused beyond the limit set for it)."""
     smi = "rocm-smi" if rocm else "nvidia-smi"
     growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
     if reading is not None and reading[0] == "beside" and failed != "TensorFlow":
-        return _framework_memory_fix(m, failed)
+        return _framework_memory_fix(m, failed, allocator, capped)
     if reading is not None and reading[0] in ("shared", "beside"):
         return _shared_gpu_fix(m, reading[1], failed)
     if reading is not None and reading[0] == "taken":
@@ -546,11 +550,20 @@ _JAX_PREALLOCATES: Final = (
 )
 
 
-def _framework_memory_fix(m: Machine, failed: str) -> Fix:
-    """Another framework's allocation on the GPU failed (``failed``: ``JAX`` or ``PyTorch``)
-    where the log shows no device of TensorFlow's: that framework's own way of taking memory
-    comes first, then what else holds the GPU (another process, or TensorFlow in the same
-    program, which maps nearly all the free memory as it starts on the GPU).
+def _framework_memory_fix(
+    m: Machine, failed: str, allocator: bool = True, capped: bool = False
+) -> Fix:
+    """Another framework's allocation on the GPU failed (``failed``: ``JAX``, ``PyTorch`` or
+    ``CuPy``) where the log shows no device of TensorFlow's: that framework's own way of
+    taking memory comes first, then what else holds the GPU (another process, or TensorFlow in
+    the same program, which maps nearly all the free memory as it starts on the GPU).
+    ``allocator``: PyTorch's failure is its caching allocator's refusal (its fragmentation
+    advice applies), not the CUDA runtime's own error through its CUDA check; ``capped``:
+    CuPy's memory pool refused beyond the limit set for it (its message adds "limit set to").
+    CuPy's pool frees every block it keeps and tries again (twice, the second time after a
+    garbage collection) before it raises (cupy/cuda/memory.pyx, SingleDeviceMemoryPool.
+    _try_malloc): what it kept was not what was missing.
+    https://docs.cupy.dev/en/stable/user_guide/memory.html
     https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
     https://pytorch.org/docs/stable/notes/cuda.html#memory-management
     https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"""
@@ -567,6 +580,30 @@ def _framework_memory_fix(m: Machine, failed: str) -> Fix:
             f"JAX could not allocate on the GPU. {_JAX_PREALLOCATES}, so that it takes what "
             f"it uses. {others}",
             (*set_env(m, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false")), "nvidia-smi"),
+        )
+    if failed == "CuPy" and capped:
+        return Fix(
+            "CuPy's memory pool refused the allocation beyond the limit set for it "
+            "(cupy.get_default_memory_pool().set_limit(), or CUPY_GPU_MEMORY_LIMIT before CuPy "
+            "starts): raise that limit, or remove it, where the GPU has the room (`nvidia-smi` "
+            "shows what is free); otherwise reduce the batch size (or the array sizes).",
+            ("nvidia-smi",),
+        )
+    if failed == "CuPy":
+        return Fix(
+            "CuPy could not allocate on the GPU, though its memory pool frees the blocks it "
+            f"keeps and tries again before it gives up. {others}",
+            ("nvidia-smi",),
+        )
+    if not allocator:
+        # The CUDA runtime's own out-of-memory through C10_CUDA_CHECK: a CUDA context, a
+        # library's workspace or a kernel found no room, outside what the caching allocator
+        # holds, so its fragmentation option does not apply.
+        return Fix(
+            f"{failed} could not get GPU memory from CUDA itself (for its CUDA context, a "
+            "library's workspace or a kernel), outside its caching allocator, as where the GPU "
+            f"is already nearly full. {others}",
+            ("nvidia-smi",),
         )
     # PyTorch's own out-of-memory message advises an allocator option where much of what it
     # reserved is unallocated (fragmentation): expandable_segments:True in the releases whose

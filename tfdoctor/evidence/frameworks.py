@@ -3,10 +3,14 @@
 Today many environments hold TensorFlow with PyTorch or JAX; in one program they share the
 GPU's memory and the CUDA libraries the loader finds first. Each is read by its own words:
 PyTorch's caching allocator refusing ("CUDA out of memory. Tried to allocate",
-c10/cuda/CUDACachingAllocator.cpp), its frames or its import; JAX's runtime error type
-(jaxlib's XlaRuntimeError), its frames or its import.
+c10/cuda/CUDACachingAllocator.cpp) or its CUDA check reporting the runtime's own ("CUDA error:
+out of memory", c10/cuda/CUDAException.cpp), its frames or its import; JAX's runtime error type
+(jaxlib's XlaRuntimeError), its frames or its import; CuPy's out-of-memory errors (its memory
+pool's, its runtime binding's).
 
 https://github.com/pytorch/pytorch/blob/v2.4.0/c10/cuda/CUDACachingAllocator.cpp
+https://github.com/pytorch/pytorch/blob/v2.4.0/c10/cuda/CUDAException.cpp
+https://github.com/cupy/cupy/blob/v13.3.0/cupy/cuda/memory.pyx
 https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
 
 The evidence never says what a finding is worth; explain decides that (:mod:`tfdoctor.explain`).
@@ -24,6 +28,7 @@ _FRAMEWORKS = (
         "PyTorch",
         re.compile(
             r"CUDA out of memory\. Tried to allocate|torch\.(?:cuda\.)?OutOfMemoryError"
+            r"|\bCUDA error: out of memory\b"
             r"|[/\\]site-packages[/\\]torch[/\\]|^\s*(?:>>> )?import torch\b",
             re.MULTILINE,
         ),
@@ -48,6 +53,9 @@ _FRAMEWORKS = (
 _TORCH_ALLOCATES = re.compile(
     r"CUDA out of memory\. Tried to allocate|torch\.(?:cuda\.)?OutOfMemoryError"
     r"|torch\.cuda\.memory_allocated\b"
+    # The CUDA runtime's own out-of-memory as C10_CUDA_CHECK words it (c10/cuda/
+    # CUDAException.cpp: "CUDA error: " and cudaGetErrorString), outside the caching allocator.
+    r"|\bCUDA error: out of memory\b"
 )
 _CUDA_CALL = re.compile(
     r"\.cuda\(\s*(?:\d+\s*)?\)|\.to\(\s*['\"]cuda(?::\d+)?['\"]"
@@ -69,6 +77,17 @@ _JAX_ON_GPU = re.compile(
 )
 
 
+#: CuPy: its memory pool refusing an allocation (cupy/cuda/memory.pyx, OutOfMemoryError: "Out
+#: of memory allocating N bytes"), or its runtime binding raising the CUDA runtime's error by
+#: name (cupy_backends/cuda/api/runtime.pyx, CUDARuntimeError: "cudaErrorMemoryAllocation: out
+#: of memory"). Its words alone, as JAX's: only its GPU work is read, not its import.
+#: https://docs.cupy.dev/en/stable/user_guide/memory.html
+_CUPY_ON_GPU = re.compile(
+    r"OutOfMemoryError: Out of memory allocating [\d,]+ bytes"
+    r"|CUDARuntimeError: cudaErrorMemoryAllocation\b"
+)
+
+
 def read_frameworks(text: str) -> tuple[str, ...]:
     """The other frameworks (``PyTorch``, ``JAX``, in that order) present in ``text``: their
     GPU work, their frames or their import."""
@@ -76,8 +95,8 @@ def read_frameworks(text: str) -> tuple[str, ...]:
 
 
 def read_gpu_frameworks(text: str) -> tuple[str, ...]:
-    """The other frameworks ``text`` shows on the GPU (``PyTorch``, ``JAX``, in that order):
-    their allocation, device or out-of-memory lines, a CUDA move beside PyTorch. An import
+    """The other frameworks ``text`` shows on the GPU (``PyTorch``, ``JAX``, ``CuPy``, in that
+    order): their allocation, device or out-of-memory lines, a CUDA move beside PyTorch. An import
     alone is no such sign (:func:`read_frameworks` names it a candidate)."""
     present = read_frameworks(text)
     out = []
@@ -87,4 +106,6 @@ def read_gpu_frameworks(text: str) -> tuple[str, ...]:
     if _JAX_ON_GPU.search(text):
         # Each of these words is jaxlib's own: no import needs to show beside it.
         out.append("JAX")
+    if _CUPY_ON_GPU.search(text):
+        out.append("CuPy")
     return tuple(out)

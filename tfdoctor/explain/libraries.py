@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Optional
+from typing import Final, NamedTuple, Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import carries_machine_code
@@ -932,6 +932,17 @@ def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
 _TAKEN_SHARE = 0.5
 
 
+#: The out-of-memory signatures that are one framework's own words, and that framework: PyTorch's
+#: caching allocator (c10/cuda/CUDACachingAllocator.cpp) and its CUDA check (c10/cuda/
+#: CUDAException.cpp), CuPy's memory pool and runtime binding (cupy/cuda/memory.pyx,
+#: cupy_backends/cuda/api/runtime.pyx).
+_FAILED_IN: Final[Mapping[str, str]] = {
+    "torch-cuda-out-of-memory": "PyTorch",
+    "torch-cuda-error-out-of-memory": "PyTorch",
+    "cupy-out-of-memory": "CuPy",
+}
+
+
 def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """The GPU's memory ran out: the fix led by what the log shows filled it."""
     free = _memory_free_at_start(r)
@@ -946,16 +957,29 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
     failed = "TensorFlow"
     if reading is not None and reading[0] in ("shared", "beside"):
-        # Whose allocation failed: PyTorch's allocator, or JAX's runtime error type on the line.
+        # Whose allocation failed: the framework whose own words the failing line holds
+        # (PyTorch's allocator or CUDA check, CuPy's pool or runtime binding), or JAX's
+        # runtime error type on the line.
         cited = [line for h in hits for _, line in h.citations]
-        if any(h.signature.id == "torch-cuda-out-of-memory" for h in hits):
-            failed = "PyTorch"
+        named = [_FAILED_IN[h.signature.id] for h in hits if h.signature.id in _FAILED_IN]
+        if named:
+            failed = named[0]
         elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
             failed = "JAX"
     # TensorFlow's own advice with a failed BFC allocation, where the log shows it.
     suggested = any(h.signature.id == "bfc-async-allocator-suggested" for h in hits)
+    # PyTorch's own words of fragmentation come only with its caching allocator's refusal.
+    allocator = any(h.signature.id == "torch-cuda-out-of-memory" for h in hits)
+    # CuPy's pool names the limit set for it where that limit refused (cupy/cuda/memory.pyx,
+    # OutOfMemoryError: "... limit set to: N bytes").
+    capped = any(
+        "limit set to:" in line
+        for h in hits
+        if h.signature.id == "cupy-out-of-memory"
+        for _, line in h.citations
+    )
     return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(
-        m, rocm, reading, failed, suggested
+        m, rocm, reading, failed, suggested, allocator, capped
     )
 
 

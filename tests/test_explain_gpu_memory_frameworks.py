@@ -1,0 +1,165 @@
+"""The GPU's memory running out in another framework's own words: the CUDA runtime's
+out-of-memory as PyTorch's CUDA check raises it (from Python, or libtorch's other bindings such
+as R's torch), and CuPy's memory pool and runtime binding refusing an allocation; alone, or
+after TensorFlow created its GPU device in the same program. Every log here is written for the
+test in the framework's own format (c10/cuda/CUDAException.cpp, cupy/cuda/memory.pyx,
+cupy_backends/cuda/api/runtime.pyx)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, finding_of, fix_text
+from tfdoctor.evidence.frameworks import read_gpu_frameworks
+from tfdoctor.findings import Finding, Severity
+
+_SITE = "/opt/conda/lib/python3.10/site-packages"
+
+#: TensorFlow's line as it creates its GPU device (gpu_device.cc), mapping the free memory.
+_CREATED = (
+    "2023-03-02 14:20:11.402817: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1613] "
+    "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 14626 MB memory:  -> "
+    "device: 0, name: Tesla T4, pci bus id: 0000:00:04.0, compute capability: 7.5\n"
+)
+
+#: PyTorch's CUDA check raising the runtime's own out-of-memory from Python: a tensor moved to
+#: the GPU (torch 1.x RuntimeError; 2.8 and later raise torch.AcceleratorError).
+_TORCH_PY = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/ana/seg/infer.py", line 22, in <module>\n'
+    '    net = net.to("cuda")\n'
+    f'  File "{_SITE}/torch/nn/modules/module.py", line 1145, in to\n'
+    "    return self._apply(convert)\n"
+    "{error}: CUDA error: out of memory\n"
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+    "stacktrace below might be incorrect.\n"
+    "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+)
+
+#: R's torch (libtorch through Rcpp) failing to put a tensor on the GPU, as testthat reports it.
+_TORCH_R = (
+    "── Error (test-model.R:41:3): model fits on the GPU ──────────────────────────\n"
+    "Error in `cpp_tensor_to(self, device, dtype, non_blocking, copy)`: CUDA error: out of "
+    "memory\n"
+    "Backtrace:\n"
+    "    ▆\n"
+    ' 1. └─x$to(device = "cuda") at test-model.R:41:3\n'
+)
+
+#: CuPy's memory pool refusing an allocation (cupy/cuda/memory.pyx).
+_CUPY_POOL = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/deconv/run.py", line 57, in <module>\n'
+    "    psf_f = cp.fft.fftn(cp.asarray(psf), s=shape)\n"
+    '  File "cupy/cuda/memory.pyx", line 1283, in cupy.cuda.memory.alloc\n'
+    "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 2,147,483,648 bytes "
+    "(allocated so far: 12,884,901,888 bytes).\n"
+)
+
+#: CuPy's runtime binding raising the CUDA runtime's error by name and string.
+_CUPY_RUNTIME = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/deconv/run.py", line 12, in <module>\n'
+    "    stream = cp.cuda.Stream(non_blocking=True)\n"
+    '  File "cupy_backends/cuda/api/runtime.pyx", line 144, in '
+    "cupy_backends.cuda.api.runtime.check_status\n"
+    "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n"
+)
+
+
+def _memory(text: str) -> Finding:
+    found = finding_of(explained(text), "gpu-out-of-memory")
+    assert found is not None, [(x.id, x.severity.value) for x in explained(text).findings]
+    assert found.severity is Severity.ERROR
+    return found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_TORCH_PY.format(error="RuntimeError"), id="torch-runtime-error"),
+        pytest.param(_TORCH_PY.format(error="torch.AcceleratorError"), id="torch-accelerator"),
+        pytest.param(_TORCH_R, id="r-torch"),
+    ],
+)
+def test_pytorchs_cuda_check_out_of_memory_is_the_gpus_memory(text: str) -> None:
+    words = fix_text(_memory(text))
+    assert words.startswith("PyTorch could not get GPU memory from CUDA itself"), words
+    # Not its caching allocator's refusal: its fragmentation option is no remedy here.
+    assert "expandable_segments" not in words
+    # TensorFlow in the same program is named as what may hold the GPU, with its setting.
+    assert "TF_FORCE_GPU_ALLOW_GROWTH=true" in words
+    assert "XLA_PYTHON_CLIENT" not in words
+
+
+def test_pytorchs_cuda_check_after_tensorflows_device_is_tensorflows_mapping() -> None:
+    text = _CREATED + _TORCH_PY.format(error="RuntimeError")
+    found = _memory(text)
+    words = fix_text(found)
+    assert "PyTorch then found none left" in words, words
+    assert found.fix is not None
+    assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in found.fix.commands or ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_CUPY_POOL, id="cupy-memory-pool"),
+        pytest.param(_CUPY_RUNTIME, id="cupy-runtime-binding"),
+    ],
+)
+def test_cupys_out_of_memory_looks_at_what_else_holds_the_gpu(text: str) -> None:
+    words = fix_text(_memory(text))
+    # Its pool freed what it kept before it gave up: the memory was held elsewhere.
+    assert words.startswith("CuPy could not allocate"), words
+    assert "set_visible_devices" in words and "TF_FORCE_GPU_ALLOW_GROWTH=true" in words
+    assert "PYTORCH_CUDA_ALLOC_CONF" not in words and "free_all_blocks" not in words
+
+
+def test_cupys_pool_refusing_beyond_its_own_limit_names_that_limit() -> None:
+    text = _CUPY_POOL.replace("bytes).", "bytes, limit set to: 8,589,934,592 bytes).")
+    words = fix_text(_memory(text))
+    assert words.startswith("CuPy's memory pool refused the allocation beyond the limit"), words
+    assert "CUPY_GPU_MEMORY_LIMIT" in words
+
+
+def test_cupys_out_of_memory_after_tensorflows_device_is_tensorflows_mapping() -> None:
+    found = _memory(_CREATED + _CUPY_POOL)
+    words = fix_text(found)
+    assert "CuPy then found none left" in words, words
+    assert found.fix is not None
+    assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in found.fix.commands or ())
+
+
+@pytest.mark.parametrize(
+    ("text", "frameworks"),
+    [
+        pytest.param("RuntimeError: CUDA error: out of memory\n", ("PyTorch",), id="torch"),
+        pytest.param(_CUPY_POOL, ("CuPy",), id="cupy"),
+        pytest.param(">>> import cupy as cp\n", (), id="cupy-import-alone"),
+    ],
+)
+def test_each_frameworks_own_out_of_memory_shows_it_on_the_gpu(
+    text: str, frameworks: tuple[str, ...]
+) -> None:
+    assert read_gpu_frameworks(text) == frameworks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "tests/test_retry.py::test_cuda_error_out_of_memory_halves_the_batch PASSED  [ 40%]\n",
+            id="a-test-named-for-it",
+        ),
+        pytest.param(
+            "    # On a 'CUDA error: out of memory' lower --batch-size and run again\n",
+            id="a-comment-in-pasted-code",
+        ),
+    ],
+)
+def test_the_words_where_nothing_ran_out_stay_quiet(text: str) -> None:
+    report = explained(text)
+    assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings), [
+        (x.id, x.severity.value) for x in report.findings
+    ]
