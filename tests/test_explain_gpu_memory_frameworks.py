@@ -1,9 +1,10 @@
 """The GPU's memory running out in another framework's own words: the CUDA runtime's
 out-of-memory as PyTorch's CUDA check raises it (from Python, or libtorch's other bindings such
 as R's torch), and CuPy's memory pool and runtime binding refusing an allocation; alone, or
-after TensorFlow created its GPU device in the same program. Every log here is written for the
-test in the framework's own format (c10/cuda/CUDAException.cpp, cupy/cuda/memory.pyx,
-cupy_backends/cuda/api/runtime.pyx)."""
+after TensorFlow created its GPU device in the same program; and a cuDNN or cuBLAS handle that
+fails in JAX's runtime, whose memory candidate is JAX's preallocation. Every log here is
+written for the test in the program's own format (c10/cuda/CUDAException.cpp,
+cupy/cuda/memory.pyx, cupy_backends/cuda/api/runtime.pyx, XLA's cuda_dnn.cc and cuda_blas.cc)."""
 
 from __future__ import annotations
 
@@ -163,3 +164,88 @@ def test_the_words_where_nothing_ran_out_stay_quiet(text: str) -> None:
     assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings), [
         (x.id, x.severity.value) for x in report.findings
     ]
+
+
+# --- a cuDNN/cuBLAS handle failing in JAX's runtime: JAX's preallocation, not TensorFlow's -----
+
+#: jaxlib's XLA logging a cuDNN handle that did not start, then JAX's error (openxla paths).
+_JAX_DNN = (
+    "2024-02-19 11:04:37.551902: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] "
+    "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+    "Traceback (most recent call last):\n"
+    '  File "/home/kim/diffusion/sample.py", line 61, in <module>\n'
+    "    images = sample_fn(params, noise)\n"
+    "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization "
+    "failed. Look at the errors above for more details.\n"
+)
+
+#: An older jaxlib, built with XLA inside TensorFlow's tree (external/org_tensorflow), failing
+#: to create its cuBLAS handle as its GEMM autotuner starts; no other word of JAX's.
+_OLD_JAXLIB_BLAS = (
+    "2021-09-03 16:22:10.402255: E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+    "cuda_blas.cc:232] failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n"
+    "2021-09-03 16:22:10.402301: F external/org_tensorflow/tensorflow/compiler/xla/service/gpu/"
+    "gemm_algorithm_picker.cc:118] Check failed: stream->parent()->GetBlasGemmAlgorithms("
+    "&algorithms)\n"
+)
+
+
+def _library(text: str) -> Finding:
+    found = finding_of(explained(text), "gpu-library-init-failed")
+    assert found is not None, [(x.id, x.severity.value) for x in explained(text).findings]
+    assert found.fix is not None
+    return found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_JAX_DNN, id="jax-cudnn-handle"),
+        pytest.param(_OLD_JAXLIB_BLAS, id="old-jaxlib-cublas-handle"),
+    ],
+)
+def test_a_handle_failing_in_jax_names_jaxs_preallocation(text: str) -> None:
+    found = _library(text)
+    words = fix_text(found)
+    assert "1. the GPU's memory was already taken" in words, words
+    assert "another JAX process on the same GPU" in words
+    commands = found.fix.commands if found.fix is not None else ()
+    assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands)
+    # JAX does not read TensorFlow's setting: no command sets it.
+    assert not any("TF_FORCE_GPU_ALLOW_GROWTH" in c for c in commands)
+
+
+def test_tensorflows_own_handle_beside_jax_names_both_settings() -> None:
+    text = (
+        ">>> import jax\n>>> import tensorflow as tf\n"
+        "2021-09-03 16:22:10.402255: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] Could "
+        "not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+    )
+    found = _library(text)
+    commands = found.fix.commands if found.fix is not None else ()
+    assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands)
+    assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "2021-09-03 16:22:10.402255: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] "
+            "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n",
+            id="tensorflow-alone",
+        ),
+        pytest.param(
+            "2021-09-03 16:22:09.100000: I tensorflow_serving/model_servers/server.cc:89] "
+            "Building single TensorFlow model file config:  model_name: resnet\n"
+            "2021-09-03 16:22:10.402255: E external/org_tensorflow/tensorflow/stream_executor/"
+            "cuda/cuda_dnn.cc:336] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n",
+            id="tensorflow-serving",
+        ),
+    ],
+)
+def test_a_handle_failing_in_tensorflow_keeps_its_memory_growth(text: str) -> None:
+    found = _library(text)
+    commands = found.fix.commands if found.fix is not None else ()
+    assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in commands)
+    assert "XLA_PYTHON_CLIENT" not in fix_text(found)

@@ -1047,6 +1047,42 @@ XLA_CONV_MEMORY_CANDIDATE: Final = (
 )
 
 
+#: The memory candidate where the library that failed ran in JAX's runtime (what it is, what
+#: tells it apart, its fix): JAX preallocates 75 % of the GPU in each process as it makes its
+#: first array, so a second JAX process on the GPU (a notebook's kernel still alive, a run
+#: started beside it) leaves the next too little to create a cuDNN or cuBLAS handle; JAX reads
+#: XLA_PYTHON_CLIENT_PREALLOCATE and XLA_PYTHON_CLIENT_MEM_FRACTION, not TensorFlow's setting
+#: (https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html, "Common causes of OOM
+#: failures": running multiple JAX processes concurrently).
+JAX_MEMORY_CANDIDATE: Final = (
+    "the GPU's memory was already taken: by another process (another JAX process on the same "
+    "GPU among them: each preallocates 75 % of the GPU's memory as it makes its first array), "
+    "or by another framework in the same program",
+    "`nvidia-smi` shows the memory in use and the processes holding it",
+    "stop the other processes (a notebook's kernel still alive counts), or let each JAX "
+    "process take only what it uses: XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller "
+    "XLA_PYTHON_CLIENT_MEM_FRACTION) before JAX is imported",
+)
+#: The same where TensorFlow shows in the log too: each framework's own setting.
+JAX_TF_MEMORY_CANDIDATE: Final = (
+    "the GPU's memory was already taken: by another process (another JAX process on the same "
+    "GPU among them: each preallocates 75 % of the GPU's memory as it makes its first array), "
+    "or by TensorFlow in the same program (it maps nearly all of the free memory when it "
+    "starts on the GPU unless memory growth is on)",
+    "`nvidia-smi` shows the memory in use and the processes holding it",
+    "stop the other processes; set XLA_PYTHON_CLIENT_PREALLOCATE=false for JAX and "
+    "TF_FORCE_GPU_ALLOW_GROWTH=true for TensorFlow before either is imported (or, where "
+    "TensorFlow only loads the data, hide the GPU from it with "
+    "tf.config.set_visible_devices([], 'GPU') before its first op)",
+)
+#: The settings each of those candidates' commands make.
+JAX_MEMORY_SETTINGS: Final = (("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),)
+JAX_TF_MEMORY_SETTINGS: Final = (
+    ("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),
+    ("TF_FORCE_GPU_ALLOW_GROWTH", "true"),
+)
+
+
 def gpu_library_ranking(
     order: Sequence[str] = ("memory",), without: Sequence[str] = ()
 ) -> tuple[str, ...]:
@@ -1085,8 +1121,14 @@ def _candidate_words(
     return what, tell, fix
 
 
-def _candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
+def _candidate_commands(
+    m: Machine, key: str, memory_settings: Optional[Sequence[tuple[str, str]]] = None
+) -> tuple[str, ...]:
+    """One candidate's commands: its test, then its fix's (the memory candidate's settings
+    replaced by ``memory_settings`` where the runtime that failed reads others)."""
     candidate = GPU_LIBRARY_INIT_CANDIDATES[key]
+    if key == "memory" and memory_settings is not None:
+        return (*candidate.shows, *set_env(m, *memory_settings))
     return (*candidate.shows, *candidate.fix(m).commands)
 
 
@@ -1100,6 +1142,7 @@ def gpu_library_init_fix(
     build_libs: str = "",
     version: Optional[tuple[str, str, str]] = None,
     memory: Optional[tuple[str, str, str]] = None,
+    memory_settings: Optional[Sequence[tuple[str, str]]] = None,
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
@@ -1110,9 +1153,12 @@ def gpu_library_init_fix(
     evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known;
     ``version``: the version candidate's own words where the failure says more of it
     (:data:`XLA_FUSED_CUDNN_CANDIDATE`); ``memory``: the memory candidate's, likewise
-    (:data:`XLA_CONV_MEMORY_CANDIDATE`)."""
+    (:data:`XLA_CONV_MEMORY_CANDIDATE`, :data:`JAX_MEMORY_CANDIDATE`), with its commands'
+    settings (``memory_settings``) where they are not TensorFlow's."""
     ranked = gpu_library_ranking(order, without)
-    commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
+    commands = tuple(
+        dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key, memory_settings))
+    )
     if len(ranked) == 1:
         # The evidence rules out every other candidate (a library's ALLOC_FAILED status): no
         # ranking to give, the one candidate and its test.
@@ -1140,14 +1186,16 @@ def gpu_library_candidate_fix(
     driver_runs: str = "",
     newer: Optional[tuple[str, str, str]] = None,
     build_libs: str = "",
+    memory: Optional[tuple[str, str, str]] = None,
+    memory_settings: Optional[Sequence[tuple[str, str]]] = None,
 ) -> Fix:
     """One candidate of :func:`gpu_library_init_fix` on its own (``key`` of
     :data:`GPU_LIBRARY_INIT_CANDIDATES`), for the finding that names its cause: the same words,
     its test first, then its fix, with its own commands."""
-    what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs)
+    what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs, memory=memory)
     return Fix(
         f"If {what} ({tell}): {fix[:1].upper()}{fix[1:]}.",
-        tuple(dict.fromkeys(_candidate_commands(m, key))),
+        tuple(dict.fromkeys(_candidate_commands(m, key, memory_settings))),
     )
 
 

@@ -727,6 +727,32 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     )
 
 
+#: The Bazel repositories XLA logs from where it is built outside TensorFlow's own tree, as
+#: jaxlib builds it: ``external/org_tensorflow/tensorflow/...`` until XLA left TensorFlow's
+#: repository (2023), ``external/xla/xla/...`` since. TensorFlow logs its own XLA and stream
+#: executor as ``tensorflow/...`` and, 2.16 on, ``external/local_xla/xla/...``.
+_OUTSIDE_TF_XLA = re.compile(r"^external/(?:xla/xla|org_tensorflow/tensorflow)/")
+#: TensorFlow's own sources as its lines log them.
+_TF_SOURCE = re.compile(r"^(?:tensorflow|external/local_(?:xla|tsl))/")
+
+
+def _jax_memory(
+    r: Revealed, hits: Sequence[Hits]
+) -> tuple[Optional[tuple[str, str, str]], Optional[tuple[tuple[str, str], ...]]]:
+    """The memory candidate's words and settings where the library that failed ran in JAX's
+    runtime: the log shows JAX (its error type, frames or import), or the library's lines come
+    from an XLA built outside TensorFlow's tree (jaxlib's), and not TensorFlow Serving (whose
+    model server logs TensorFlow's XLA under external/org_tensorflow/ too). Both frameworks'
+    where TensorFlow shows as well (its version, or its own sources' lines); (None, None)
+    where JAX does not show."""
+    sources = [tflog.parse_line(line).source for h in hits for _, line in h.citations]
+    if r.serving or not ("JAX" in r.frameworks or any(_OUTSIDE_TF_XLA.match(x) for x in sources)):
+        return None, None
+    if r.tf_version or r.tf_dist or any(_TF_SOURCE.match(x) for x in sources):
+        return causes.runtime.JAX_TF_MEMORY_CANDIDATE, causes.runtime.JAX_TF_MEMORY_SETTINGS
+    return causes.runtime.JAX_MEMORY_CANDIDATE, causes.runtime.JAX_MEMORY_SETTINGS
+
+
 #: A status a CUDA library printed (CUBLAS_STATUS_NOT_SUPPORTED, CUDNN_STATUS_INTERNAL_ERROR).
 _LIBRARY_STATUS = re.compile(r"\bCU(?:BLAS|DNN)_STATUS_[A-Z_]+")
 
@@ -776,6 +802,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return predates
     rank = _gpu_library_rank(m, r, hits)
     ids = {h.signature.id for h in hits}
+    jax = _jax_memory(r, hits)
     if (
         not rank.seen
         and ids <= _NO_DNN_PLUGIN
@@ -824,8 +851,10 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         rank.newer,
         rank.without,
         rank.build_libs,
-        # XLA's autotuner failing every algorithm: memory taken by a framework beside it too.
-        memory=causes.runtime.XLA_CONV_MEMORY_CANDIDATE if ids & _CONV_PICKER else None,
+        # XLA's autotuner failing every algorithm: memory taken by a framework beside it too;
+        # a handle of JAX's runtime: JAX's own preallocation.
+        memory=causes.runtime.XLA_CONV_MEMORY_CANDIDATE if ids & _CONV_PICKER else jax[0],
+        memory_settings=None if ids & _CONV_PICKER else jax[1],
     )
 
 
@@ -872,7 +901,7 @@ def _gpu_library_candidates(
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         fix = causes.runtime.gpu_library_candidate_fix(
-            m, key, rank.driver_runs, rank.newer, rank.build_libs
+            m, key, rank.driver_runs, rank.newer, rank.build_libs, *_jax_memory(r, hits)
         )
         if len(ranked) == 1:
             # The evidence leaves no other candidate (a library's ALLOC_FAILED status): the
