@@ -3350,6 +3350,53 @@ def rocm_libraries_fix(m: Machine, missing: tuple[str, ...]) -> Fix:
     )
 
 
+def torch_arch_fix(capability: Optional[str], archs: Sequence[str]) -> Fix:
+    """PyTorch's build without code for the GPU (``capability``: ``8.6``, where shown;
+    ``archs``: what the build carries, as PyTorch prints them, ``sm_70`` and PTX's
+    ``compute_90``): a wheel built with a CUDA that knows the GPU where it is newer than the
+    build's newest architecture (the first CUDA that knows it, from the CUDA table), one that
+    still carries it where it is older than the oldest. PyTorch's wheels are chosen by the CUDA
+    they were built with (https://pytorch.org/get-started/locally/ gives each one's index URL);
+    ``torch.cuda.get_arch_list()`` prints what the build carries
+    (torch/cuda/__init__.py)."""
+    commands = (
+        'python -c "import torch; print(torch.__version__, torch.version.cuda, '
+        'torch.cuda.get_arch_list())"',
+        "nvidia-smi --query-gpu=name,compute_cap --format=csv",
+    )
+    levels = sorted(int(a[3:]) for a in archs if a.startswith("sm_") and a[3:].isdigit())
+    cc = int(capability.replace(".", "")) if capability else None
+    carries = f" (it carries {' '.join(archs)})" if archs else ""
+    if cc is not None and levels and cc > levels[-1]:
+        first = first_cuda_for(capability or "")
+        cuda = f"CUDA {first} or newer" if first else "a CUDA release that knows the GPU"
+        return Fix(
+            f"The GPU (compute capability {capability}) is newer than every architecture this "
+            f"PyTorch build carries{carries}: this is PyTorch's wheel, not TensorFlow's. "
+            f"Install a PyTorch wheel built with {cuda}, from the index URL "
+            "https://pytorch.org/get-started/locally/ gives for that CUDA (a wheel from PyPI "
+            "alone may be of another CUDA), in the environment that runs the program.",
+            commands,
+        )
+    if cc is not None and levels and cc < levels[0]:
+        return Fix(
+            f"The GPU (compute capability {capability}) is older than every architecture this "
+            f"PyTorch build carries{carries}: its wheels dropped the GPU. Install an older "
+            "PyTorch release whose wheels still carry it (its release notes say which dropped "
+            "it), run on a newer GPU, or build PyTorch from source with "
+            f"TORCH_CUDA_ARCH_LIST={capability}.",
+            commands,
+        )
+    return Fix(
+        "PyTorch's build has no code for this GPU's architecture: compare the GPU's compute "
+        "capability (`nvidia-smi`) with the architectures the build carries "
+        "(`torch.cuda.get_arch_list()`), then install a PyTorch wheel built for a CUDA that "
+        "knows the GPU (https://pytorch.org/get-started/locally/ gives each CUDA's index URL), "
+        "or, for a GPU older than the list, an older PyTorch release that still carries it.",
+        commands,
+    )
+
+
 def directml_adapter_fix() -> Fix:
     """DirectML keeping no adapter: the candidates, most likely first, with what tells them
     apart (tensorflow-directml-plugin's dml_device_cache.cc and its system requirements)."""

@@ -614,6 +614,36 @@ def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
     return m.matrix.early_cuda(tf) if tf else None
 
 
+#: PyTorch's check of the GPU against its build (torch/cuda/__init__.py, _check_capability):
+#: the GPU's architecture, and the architectures the build carries (``sm_86``; ``compute_90``
+#: is PTX, which newer GPUs compile).
+_TORCH_GPU_ARCH = re.compile(r"with CUDA capability sm_(?P<cc>\d+)[a-z]? is not compatible")
+_TORCH_ARCH_LIST = re.compile(r"supports CUDA capabilities (?P<archs>(?:(?:sm|compute)_\w+ ?)+)")
+#: The CUDA runtime's error as PyTorch's CUDA check words it (c10/cuda/CUDAException.cpp).
+_TORCH_NO_KERNEL = re.compile(r"\bCUDA error: no kernel image is available")
+
+
+def _torch_arch(
+    r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[Optional[str], tuple[str, ...]]]:
+    """The GPU's compute capability (``8.6``, where shown) and the architectures PyTorch's
+    build carries (``sm_37``, ...), where the GPU code missing is PyTorch's: its own check
+    printed them, or its CUDA check reported the runtime's "no kernel image" with PyTorch at
+    work in the log and no TensorFlow shown. None where it is not PyTorch's."""
+    lines = [line for h in hits for _, line in h.citations]
+    ours = any(h.signature.id == "torch-gpu-capability-unsupported" for h in hits)
+    raised = (
+        "PyTorch" in r.frameworks
+        and not r.tf_version
+        and any(_TORCH_NO_KERNEL.search(line) for line in lines)
+    )
+    if not ours and not raised:
+        return None
+    cc = next((f.group("cc") for x in lines if (f := _TORCH_GPU_ARCH.search(x))), None)
+    archs = next((f.group("archs").split() for x in lines if (f := _TORCH_ARCH_LIST.search(x))), [])
+    return (f"{cc[:-1]}.{cc[-1]}" if cc and len(cc) >= 2 else None), tuple(archs)
+
+
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     target = group(hits, "gpu_arch")
     supported = group(hits, "supported_archs")
@@ -632,6 +662,9 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
         )
     if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
+    torch = _torch_arch(r, hits)
+    if torch is not None:
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.torch_arch_fix(*torch)
     predates = _cuda_predates(m, r, hits)
     if predates is not None:
         return predates

@@ -1,10 +1,12 @@
-"""The GPU's memory running out in another framework's own words: the CUDA runtime's
+"""The GPU failing in another framework's own words. Its memory running out: the CUDA runtime's
 out-of-memory as PyTorch's CUDA check raises it (from Python, or libtorch's other bindings such
 as R's torch), and CuPy's memory pool and runtime binding refusing an allocation; alone, or
 after TensorFlow created its GPU device in the same program; and a cuDNN or cuBLAS handle that
-fails in JAX's runtime, whose memory candidate is JAX's preallocation. Every log here is
+fails in JAX's runtime, whose memory candidate is JAX's preallocation; PyTorch's build without
+code for the GPU (its own check, its CUDA check's "no kernel image"). Every log here is
 written for the test in the program's own format (c10/cuda/CUDAException.cpp,
-cupy/cuda/memory.pyx, cupy_backends/cuda/api/runtime.pyx, XLA's cuda_dnn.cc and cuda_blas.cc)."""
+cupy/cuda/memory.pyx, cupy_backends/cuda/api/runtime.pyx, XLA's cuda_dnn.cc and cuda_blas.cc,
+torch/cuda/__init__.py)."""
 
 from __future__ import annotations
 
@@ -249,3 +251,100 @@ def test_a_handle_failing_in_tensorflow_keeps_its_memory_growth(text: str) -> No
     commands = found.fix.commands if found.fix is not None else ()
     assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in commands)
     assert "XLA_PYTHON_CLIENT" not in fix_text(found)
+
+
+# --- PyTorch's build without code for the GPU: PyTorch's wheel, not TensorFlow's --------------
+
+_TORCH_SITE = "/home/r/venv/lib/python3.10/site-packages"
+
+
+def _torch_warning(gpu: str, sm: str, archs: str) -> str:
+    """PyTorch's own check of the GPU as it warns (torch/cuda/__init__.py)."""
+    return (
+        f"{_TORCH_SITE}/torch/cuda/__init__.py:155: UserWarning:\n"
+        f"{gpu} with CUDA capability sm_{sm} is not compatible with the current PyTorch "
+        "installation.\n"
+        f"The current PyTorch install supports CUDA capabilities {archs}.\n"
+        f"If you want to use the {gpu} GPU with PyTorch, please check the instructions at "
+        "https://pytorch.org/get-started/locally/\n"
+    )
+
+
+_NO_KERNEL = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/r/proj/bench.py", line 9, in <module>\n'
+    "    y = model(x.cuda())\n"
+    f'  File "{_TORCH_SITE}/torch/nn/modules/module.py", line 1130, in _call_impl\n'
+    "    return forward_call(*input, **kwargs)\n"
+    "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+)
+
+
+def _arch(text: str) -> str:
+    found = finding_of(explained(text), "gpu-arch-unsupported")
+    assert found is not None, [(x.id, x.severity.value) for x in explained(text).findings]
+    assert found.severity is Severity.ERROR
+    return fix_text(found)
+
+
+@pytest.mark.parametrize(
+    ("gpu", "sm", "archs", "cuda"),
+    [
+        pytest.param(
+            "NVIDIA GeForce RTX 3060", "86", "sm_37 sm_50 sm_60 sm_70", "CUDA 11.1", id="ampere"
+        ),
+        pytest.param(
+            "NVIDIA GeForce RTX 5090",
+            "120",
+            "sm_50 sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_90",
+            "CUDA 12.8",
+            id="blackwell",
+        ),
+    ],
+)
+def test_a_gpu_newer_than_pytorchs_build_names_the_cuda_that_knows_it(
+    gpu: str, sm: str, archs: str, cuda: str
+) -> None:
+    words = _arch(_torch_warning(gpu, sm, archs) + _NO_KERNEL)
+    assert f"PyTorch wheel built with {cuda} or newer" in words, words
+    assert "tfdoctor matrix" not in words and "TF_CUDA_COMPUTE_CAPABILITIES" not in words
+
+
+def test_a_gpu_older_than_pytorchs_build_is_one_its_wheels_dropped() -> None:
+    text = _torch_warning(
+        "Tesla P100-PCIE-16GB", "60", "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"
+    )
+    words = _arch(text)
+    assert "older than every architecture this PyTorch build carries" in words, words
+    assert "TORCH_CUDA_ARCH_LIST=6.0" in words
+
+
+def test_pytorchs_no_kernel_image_alone_asks_for_its_arch_list() -> None:
+    words = _arch(_NO_KERNEL)
+    assert words.startswith("PyTorch's build has no code"), words
+    assert "torch.cuda.get_arch_list()" in words
+
+
+def test_tensorflows_own_no_kernel_image_keeps_its_reading() -> None:
+    text = (
+        "2020-08-01 03:45:09.105836: F tensorflow/core/kernels/conv_2d_gpu.h:710] Non-OK-status: "
+        "GpuLaunchKernel(SwapDimension1And2InTensor3UsingTiles<T>, total_tiles_count, "
+        "NumThreads, 0, d.stream(), input, input_dims, output) status: Internal: no kernel "
+        "image is available for execution on the device\n"
+    )
+    words = _arch(text)
+    assert "PyTorch" not in words and "TensorFlow release" in words, words
+
+
+def test_a_filter_for_pytorchs_warning_in_pasted_code_stays_quiet() -> None:
+    text = (
+        "    warnings.filterwarnings(\n"
+        '        "ignore",\n'
+        '        message=r"\\s*NVIDIA .* with CUDA capability sm_\\d+ is not compatible with the '
+        'current PyTorch installation",\n'
+        "    )\n"
+    )
+    report = explained(text)
+    assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings), [
+        (x.id, x.severity.value) for x in report.findings
+    ]
