@@ -217,12 +217,26 @@ def test_a_handle_failing_in_jax_names_jaxs_preallocation(text: str) -> None:
     assert not any("TF_FORCE_GPU_ALLOW_GROWTH" in c for c in commands)
 
 
-def test_tensorflows_own_handle_beside_jax_names_both_settings() -> None:
-    text = (
-        ">>> import jax\n>>> import tensorflow as tf\n"
-        "2021-09-03 16:22:10.402255: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] Could "
-        "not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
-    )
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            ">>> import jax\n>>> import tensorflow as tf\n"
+            "2021-09-03 16:22:10.402255: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] "
+            "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n",
+            id="tensorflows-source-path",
+        ),
+        pytest.param(
+            # absl's prefix (2.16 on) names the source file without its directory: the
+            # version TensorFlow answered shows it instead.
+            ">>> import jax\n>>> import tensorflow as tf\n>>> tf.__version__\n'2.17.0'\n"
+            "E0000 00:00:1723000000.000000   4242 cuda_dnn.cc:522] Could not create cudnn "
+            "handle: CUDNN_STATUS_INTERNAL_ERROR\n",
+            id="absl-basename-tf-version",
+        ),
+    ],
+)
+def test_tensorflows_own_handle_beside_jax_names_both_settings(text: str) -> None:
     found = _library(text)
     commands = found.fix.commands if found.fix is not None else ()
     assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands)

@@ -770,18 +770,18 @@ _TF_SOURCE = re.compile(r"^(?:tensorflow|external/local_(?:xla|tsl))/")
 
 
 def _jax_memory(
-    r: Revealed, hits: Sequence[Hits]
+    m: Machine, r: Revealed, hits: Sequence[Hits]
 ) -> tuple[Optional[tuple[str, str, str]], Optional[tuple[tuple[str, str], ...]]]:
     """The memory candidate's words and settings where the library that failed ran in JAX's
     runtime: the log shows JAX (its error type, frames or import), or the library's lines come
     from an XLA built outside TensorFlow's tree (jaxlib's), and not TensorFlow Serving (whose
     model server logs TensorFlow's XLA under external/org_tensorflow/ too). Both frameworks'
-    where TensorFlow shows as well (its version, or its own sources' lines); (None, None)
-    where JAX does not show."""
+    where TensorFlow shows as well (its version or distribution, in the log or the machine's
+    facts, or its own sources' lines); (None, None) where JAX does not show."""
     sources = [tflog.parse_line(line).source for h in hits for _, line in h.citations]
     if r.serving or not ("JAX" in r.frameworks or any(_OUTSIDE_TF_XLA.match(x) for x in sources)):
         return None, None
-    if r.tf_version or r.tf_dist or any(_TF_SOURCE.match(x) for x in sources):
+    if r.tf_version or r.tf_dist or m.tf is not None or any(_TF_SOURCE.match(x) for x in sources):
         return causes.runtime.JAX_TF_MEMORY_CANDIDATE, causes.runtime.JAX_TF_MEMORY_SETTINGS
     return causes.runtime.JAX_MEMORY_CANDIDATE, causes.runtime.JAX_MEMORY_SETTINGS
 
@@ -835,7 +835,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return predates
     rank = _gpu_library_rank(m, r, hits)
     ids = {h.signature.id for h in hits}
-    jax = _jax_memory(r, hits)
+    jax = _jax_memory(m, r, hits)
     if (
         not rank.seen
         and ids <= _NO_DNN_PLUGIN
@@ -934,7 +934,7 @@ def _gpu_library_candidates(
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         fix = causes.runtime.gpu_library_candidate_fix(
-            m, key, rank.driver_runs, rank.newer, rank.build_libs, *_jax_memory(r, hits)
+            m, key, rank.driver_runs, rank.newer, rank.build_libs, *_jax_memory(m, r, hits)
         )
         if len(ranked) == 1:
             # The evidence leaves no other candidate (a library's ALLOC_FAILED status): the
