@@ -324,6 +324,17 @@ def test_a_gpu_newer_than_pytorchs_build_names_the_cuda_that_knows_it(
     assert "tfdoctor matrix" not in words and "TF_CUDA_COMPUTE_CAPABILITIES" not in words
 
 
+def test_a_newer_gpu_with_the_builds_ptx_is_told_it_compiles_at_start() -> None:
+    # PyTorch 1.x warned for any GPU its sm_ list lacks, though its PTX (compute_37) let the
+    # driver compile the kernels for the GPU: the program runs, slowly at first.
+    text = _torch_warning(
+        "NVIDIA GeForce RTX 3090", "86", "sm_37 sm_50 sm_60 sm_70 sm_75 compute_37"
+    )
+    words = _arch(text)
+    assert "Its PTX (compute_37) lets the driver compile its kernels" in words, words
+    assert "install a PyTorch wheel built with CUDA 11.1 or newer" in words
+
+
 def test_a_gpu_older_than_pytorchs_build_is_one_its_wheels_dropped() -> None:
     text = _torch_warning(
         "Tesla P100-PCIE-16GB", "60", "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"

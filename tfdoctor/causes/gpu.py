@@ -3367,13 +3367,23 @@ def torch_arch_fix(capability: Optional[str], archs: Sequence[str]) -> Fix:
     levels = sorted(int(a[3:]) for a in archs if a.startswith("sm_") and a[3:].isdigit())
     cc = int(capability.replace(".", "")) if capability else None
     carries = f" (it carries {' '.join(archs)})" if archs else ""
+    ptx = sorted(int(a[8:]) for a in archs if a.startswith("compute_") and a[8:].isdigit())
     if cc is not None and levels and cc > levels[-1]:
         first = first_cuda_for(capability or "")
         cuda = f"CUDA {first} or newer" if first else "a CUDA release that knows the GPU"
+        # PTX of an older architecture is compiled for a newer GPU by the driver as the
+        # program starts (CUDA's JIT): the build runs there, slowly at first.
+        jit = (
+            f" Its PTX (compute_{ptx[-1]}) lets the driver compile its kernels for this GPU as "
+            "the program starts, slowly the first time; where the program fails, or for machine "
+            "code built for the GPU:"
+            if ptx and ptx[-1] <= cc
+            else ""
+        )
         return Fix(
             f"The GPU (compute capability {capability}) is newer than every architecture this "
-            f"PyTorch build carries{carries}: this is PyTorch's wheel, not TensorFlow's. "
-            f"Install a PyTorch wheel built with {cuda}, from the index URL "
+            f"PyTorch build carries{carries}: this is PyTorch's wheel, not TensorFlow's.{jit} "
+            f"{'i' if jit else 'I'}nstall a PyTorch wheel built with {cuda}, from the index URL "
             "https://pytorch.org/get-started/locally/ gives for that CUDA (a wheel from PyPI "
             "alone may be of another CUDA), in the environment that runs the program.",
             commands,
