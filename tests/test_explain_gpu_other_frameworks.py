@@ -82,7 +82,6 @@ def _memory(text: str) -> Finding:
     [
         pytest.param(_TORCH_PY.format(error="RuntimeError"), id="torch-runtime-error"),
         pytest.param(_TORCH_PY.format(error="torch.AcceleratorError"), id="torch-accelerator"),
-        pytest.param(_TORCH_R, id="r-torch"),
     ],
 )
 def test_pytorchs_cuda_check_out_of_memory_is_the_gpus_memory(text: str) -> None:
@@ -93,6 +92,33 @@ def test_pytorchs_cuda_check_out_of_memory_is_the_gpus_memory(text: str) -> None
     # TensorFlow in the same program is named as what may hold the GPU, with its setting.
     assert "TF_FORCE_GPU_ALLOW_GROWTH=true" in words
     assert "XLA_PYTHON_CLIENT" not in words
+
+
+#: llama.cpp's ggml failing to allocate, in its own words (ggml-cuda.cu, ggml_cuda_error:
+#: "CUDA error: %s", then the device and the function).
+_GGML = (
+    "ggml_cuda_init: found 1 CUDA devices:\n"
+    "  Device 0: NVIDIA GeForce RTX 4070, compute capability 8.9, VMM: yes\n"
+    "CUDA error: out of memory\n"
+    "  current device: 0, in function alloc at ggml/src/ggml-cuda.cu:402\n"
+    "  cuMemCreate(&handle, reserve_size, &prop, 0)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_TORCH_R, id="r-torch-no-import-shown"),
+        pytest.param(_GGML, id="llama-cpp-ggml"),
+    ],
+)
+def test_a_cuda_call_out_of_memory_of_no_program_shown_names_none(text: str) -> None:
+    found = _memory(text)
+    words = fix_text(found)
+    # The same words are PyTorch's CUDA check's and ggml's: the log does not say whose.
+    assert "PyTorch" not in found.summary and "PyTorch" not in words, words
+    assert words.startswith("A CUDA call found no room on the GPU"), words
+    assert "TF_FORCE_GPU_ALLOW_GROWTH=true" in words
 
 
 def test_pytorchs_cuda_check_after_tensorflows_device_is_tensorflows_mapping() -> None:
@@ -126,6 +152,19 @@ def test_cupys_pool_refusing_beyond_its_own_limit_names_that_limit() -> None:
     assert "CUPY_GPU_MEMORY_LIMIT" in words
 
 
+def test_cupys_limit_that_did_not_refuse_is_not_named() -> None:
+    # The pool prints the limit whenever one is set; 2 + 1 GiB is far below 32 GiB: the GPU
+    # itself had no room.
+    text = _CUPY_POOL.replace(
+        "2,147,483,648 bytes (allocated so far: 12,884,901,888 bytes).",
+        "1,073,741,824 bytes (allocated so far: 2,147,483,648 bytes, limit set to: "
+        "34,359,738,368 bytes).",
+    )
+    words = fix_text(_memory(text))
+    assert words.startswith("CuPy could not allocate"), words
+    assert "raise that limit" not in words
+
+
 def test_cupys_out_of_memory_after_tensorflows_device_is_tensorflows_mapping() -> None:
     found = _memory(_CREATED + _CUPY_POOL)
     words = fix_text(found)
@@ -137,7 +176,11 @@ def test_cupys_out_of_memory_after_tensorflows_device_is_tensorflows_mapping() -
 @pytest.mark.parametrize(
     ("text", "frameworks"),
     [
-        pytest.param("RuntimeError: CUDA error: out of memory\n", ("PyTorch",), id="torch"),
+        pytest.param(
+            "RuntimeError: CUDA error: out of memory\n", (), id="cuda-call-of-no-program-shown"
+        ),
+        pytest.param(_GGML, (), id="llama-cpp-ggml"),
+        pytest.param(_TORCH_PY.format(error="RuntimeError"), ("PyTorch",), id="torch-frames"),
         pytest.param(_CUPY_POOL, ("CuPy",), id="cupy"),
         pytest.param(">>> import cupy as cp\n", (), id="cupy-import-alone"),
     ],

@@ -197,6 +197,12 @@ GROUPS = frozenset(
         # The interpreter a message names as the one that ran (runpy's "PYTHON: No module
         # named M", a kernel's interpreter).
         "interpreter",
+        # CuPy's pool's refusal in bytes: the request, what it had allocated, the limit set
+        # for it ("Out of memory allocating N bytes (allocated so far: M bytes, limit set to:
+        # L bytes)", cupy/cuda/memory.pyx).
+        "request_bytes",
+        "allocated_bytes",
+        "limit_bytes",
         # The program a message names as the one refused or not found (conda, micromamba; a
         # pyenv shim's pip), and the version pyenv selects with what set it.
         "command",

@@ -431,14 +431,15 @@ def gpu_memory_fix(
     ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
     (``reading``: ``taken``, ``never-fits``, ``shared`` or ``beside``, and the words that
     show it;
-    ``failed``: the framework whose allocation failed, where another shares the GPU;
+    ``failed``: the framework whose allocation failed, where another shares the GPU (``""``:
+    a CUDA call of a program the log does not name);
     ``async_suggested``: the log shows TensorFlow's own advice of CUDA's stream-ordered
     allocator, which then joins the remedies; ``allocator``: PyTorch's failure is its caching
     allocator's refusal, whose message speaks of fragmentation, not its CUDA check's;
     ``capped``: CuPy's pool refused beyond the limit set for it)."""
     smi = "rocm-smi" if rocm else "nvidia-smi"
     growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
-    if reading is not None and reading[0] == "beside" and failed != "TensorFlow":
+    if failed != "TensorFlow" and (reading is None or reading[0] == "beside"):
         return _framework_memory_fix(m, failed, allocator, capped)
     if reading is not None and reading[0] in ("shared", "beside"):
         return _shared_gpu_fix(m, reading[1], failed)
@@ -575,6 +576,14 @@ def _framework_memory_fix(
         "op, or let it grow (TF_FORCE_GPU_ALLOW_GROWTH=true). If it still does not fit, "
         "reduce the batch size (or the model or input size)."
     )
+    if not failed:
+        # "CUDA error: out of memory" with no program shown: PyTorch's CUDA check and llama.cpp's
+        # ggml word it alike; neither's allocator advice applies.
+        return Fix(
+            "A CUDA call found no room on the GPU (for a CUDA context, a library's workspace or "
+            f"a kernel), as where the GPU is already nearly full. {others}",
+            ("nvidia-smi",),
+        )
     if failed == "JAX":
         return Fix(
             f"JAX could not allocate on the GPU. {_JAX_PREALLOCATES}, so that it takes what "

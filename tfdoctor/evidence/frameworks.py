@@ -3,8 +3,9 @@
 Today many environments hold TensorFlow with PyTorch or JAX; in one program they share the
 GPU's memory and the CUDA libraries the loader finds first. Each is read by its own words:
 PyTorch's caching allocator refusing ("CUDA out of memory. Tried to allocate",
-c10/cuda/CUDACachingAllocator.cpp) or its CUDA check reporting the runtime's own ("CUDA error:
-out of memory", c10/cuda/CUDAException.cpp), its frames or its import; JAX's runtime error type
+c10/cuda/CUDACachingAllocator.cpp), its frames or its import (its CUDA check's "CUDA error: out
+of memory", c10/cuda/CUDAException.cpp, is not its own: llama.cpp's ggml prints the same words,
+ggml-cuda.cu's ggml_cuda_error); JAX's runtime error type
 (jaxlib's XlaRuntimeError), its frames or its import; CuPy's out-of-memory errors (its memory
 pool's, its runtime binding's).
 
@@ -28,7 +29,6 @@ _FRAMEWORKS = (
         "PyTorch",
         re.compile(
             r"CUDA out of memory\. Tried to allocate|torch\.(?:cuda\.)?OutOfMemoryError"
-            r"|\bCUDA error: out of memory\b"
             r"|[/\\]site-packages[/\\]torch[/\\]|^\s*(?:>>> )?import torch\b",
             re.MULTILINE,
         ),
@@ -53,9 +53,6 @@ _FRAMEWORKS = (
 _TORCH_ALLOCATES = re.compile(
     r"CUDA out of memory\. Tried to allocate|torch\.(?:cuda\.)?OutOfMemoryError"
     r"|torch\.cuda\.memory_allocated\b"
-    # The CUDA runtime's own out-of-memory as C10_CUDA_CHECK words it (c10/cuda/
-    # CUDAException.cpp: "CUDA error: " and cudaGetErrorString), outside the caching allocator.
-    r"|\bCUDA error: out of memory\b"
 )
 _CUDA_CALL = re.compile(
     r"\.cuda\(\s*(?:\d+\s*)?\)|\.to\(\s*['\"]cuda(?::\d+)?['\"]"

@@ -995,14 +995,24 @@ _TAKEN_SHARE = 0.5
 
 
 #: The out-of-memory signatures that are one framework's own words, and that framework: PyTorch's
-#: caching allocator (c10/cuda/CUDACachingAllocator.cpp) and its CUDA check (c10/cuda/
-#: CUDAException.cpp), CuPy's memory pool and runtime binding (cupy/cuda/memory.pyx,
-#: cupy_backends/cuda/api/runtime.pyx).
+#: caching allocator (c10/cuda/CUDACachingAllocator.cpp), CuPy's memory pool and runtime binding
+#: (cupy/cuda/memory.pyx, cupy_backends/cuda/api/runtime.pyx).
 _FAILED_IN: Final[Mapping[str, str]] = {
     "torch-cuda-out-of-memory": "PyTorch",
-    "torch-cuda-error-out-of-memory": "PyTorch",
     "cupy-out-of-memory": "CuPy",
 }
+#: The CUDA runtime's own out-of-memory as "CUDA error: out of memory": PyTorch's CUDA check
+#: (c10/cuda/CUDAException.cpp) words it so, and so does llama.cpp's ggml (ggml-cuda.cu,
+#: ggml_cuda_error): PyTorch's only where its frames or import show.
+_CUDA_CALL_OUT_OF_MEMORY: Final = "torch-cuda-error-out-of-memory"
+
+
+def _failed_in(hit: Hits, r: Revealed) -> Optional[str]:
+    """The program whose own words ``hit`` is (``""``: a CUDA call of a program the log does
+    not name), None where it is no other program's out-of-memory."""
+    if hit.signature.id == _CUDA_CALL_OUT_OF_MEMORY:
+        return "PyTorch" if "PyTorch" in r.frameworks else ""
+    return _FAILED_IN.get(hit.signature.id)
 
 
 def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1018,27 +1028,34 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     )
     rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
     failed = "TensorFlow"
+    named = [x for x in (_failed_in(h, r) for h in hits) if x is not None]
     if reading is not None and reading[0] in ("shared", "beside"):
         # Whose allocation failed: the framework whose own words the failing line holds
         # (PyTorch's allocator or CUDA check, CuPy's pool or runtime binding), or JAX's
         # runtime error type on the line.
         cited = [line for h in hits for _, line in h.citations]
-        named = [_FAILED_IN[h.signature.id] for h in hits if h.signature.id in _FAILED_IN]
         if named:
             failed = named[0]
         elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
             failed = "JAX"
+    elif reading is None and hits and all(h.signature.id == _CUDA_CALL_OUT_OF_MEMORY for h in hits):
+        # Only a CUDA call's own words, no TensorFlow allocation: PyTorch's where it shows,
+        # else a program the log does not name.
+        failed = named[0]
     # TensorFlow's own advice with a failed BFC allocation, where the log shows it.
     suggested = any(h.signature.id == "bfc-async-allocator-suggested" for h in hits)
     # PyTorch's own words of fragmentation come only with its caching allocator's refusal.
     allocator = any(h.signature.id == "torch-cuda-out-of-memory" for h in hits)
-    # CuPy's pool names the limit set for it where that limit refused (cupy/cuda/memory.pyx,
-    # OutOfMemoryError: "... limit set to: N bytes").
+    # CuPy's pool names the limit set for it whenever one is set (cupy/cuda/memory.pyx,
+    # OutOfMemoryError: "... limit set to: N bytes"), also where cudaMalloc itself failed
+    # below it: the limit refused only where the request and what was allocated pass it.
     capped = any(
-        "limit set to:" in line
+        int(g["request_bytes"].replace(",", "")) + int(g["allocated_bytes"].replace(",", ""))
+        > int(g["limit_bytes"].replace(",", ""))
         for h in hits
         if h.signature.id == "cupy-out-of-memory"
-        for _, line in h.citations
+        for g in h.groups
+        if g.get("request_bytes") and g.get("allocated_bytes") and g.get("limit_bytes")
     )
     return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(
         m, rocm, reading, failed, suggested, allocator, capped
