@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple, Optional
 
 from tfdoctor import causes
-from tfdoctor.compat import carries_machine_code
+from tfdoctor.compat import PTX, SASS, carries_machine_code
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.explain.common import _floor, _without, cite, group, hits_by
@@ -614,39 +614,76 @@ def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
     return m.matrix.early_cuda(tf) if tf else None
 
 
-#: PyTorch's check of the GPU against its build (torch/cuda/__init__.py, _check_capability):
-#: the GPU's architecture, and the architectures the build carries (``sm_86``; ``compute_90``
-#: is PTX, which newer GPUs compile).
-_TORCH_GPU_ARCH = re.compile(r"with CUDA capability sm_(?P<cc>\d+)[a-z]? is not compatible")
-_TORCH_ARCH_LIST = re.compile(r"supports CUDA capabilities (?P<archs>(?:(?:sm|compute)_\w+ ?)+)")
-#: The CUDA runtime's error as PyTorch's CUDA check words it (c10/cuda/CUDAException.cpp).
-_TORCH_NO_KERNEL = re.compile(r"\bCUDA error: no kernel image is available")
+#: PyTorch's CUDA check raising the CUDA runtime's error (c10/cuda/CUDAException.cpp), as
+#: Python shows it: its exception type first. llama.cpp's ggml prints the same error bare
+#: ("CUDA error: %s", ggml-cuda.cu's ggml_cuda_error).
+_TORCH_NO_KERNEL = re.compile(
+    r"\b(?:RuntimeError|torch\.\w*Error): CUDA error: no kernel image is available"
+)
+_TORCH_ARCH_SIGNATURE: Final = "torch-gpu-capability-unsupported"
 
 
-def _torch_arch(
-    r: Revealed, hits: Sequence[Hits]
-) -> Optional[tuple[Optional[str], tuple[str, ...]]]:
-    """The GPU's compute capability (``8.6``, where shown) and the architectures PyTorch's
-    build carries (``sm_37``, ...), where the GPU code missing is PyTorch's: its own check
-    printed them, or its CUDA check reported the runtime's "no kernel image" with PyTorch at
-    work in the log and no TensorFlow shown. None where it is not PyTorch's."""
-    lines = [line for h in hits for _, line in h.citations]
-    ours = any(h.signature.id == "torch-gpu-capability-unsupported" for h in hits)
-    raised = (
-        "PyTorch" in r.frameworks
-        and not r.tf_version
-        and any(_TORCH_NO_KERNEL.search(line) for line in lines)
-    )
-    if not ours and not raised:
+class _TorchArch(NamedTuple):
+    """PyTorch's own reading of a GPU its build lacks code for: the GPU's compute capability
+    (``8.6``, where shown), the architectures the build carries (``sm_37``, ...), and whether
+    a kernel failed (its CUDA check's "no kernel image"), not the warning alone."""
+
+    capability: Optional[str]
+    archs: tuple[str, ...]
+    failed: bool
+
+
+def _torch_arch(r: Revealed, hits: Sequence[Hits]) -> Optional[_TorchArch]:
+    """PyTorch's reading, where every line read is PyTorch's: its own check (torch/cuda/
+    __init__.py, _check_cubins) or its CUDA check's "no kernel image" with PyTorch in the log
+    and no TensorFlow shown. None where a line is another's (TensorFlow's own refusal keeps
+    its reading)."""
+    mine = [
+        h.signature.id == _TORCH_ARCH_SIGNATURE
+        or all(_TORCH_NO_KERNEL.search(line) for _, line in h.citations)
+        for h in hits
+    ]
+    if not hits or not all(mine):
         return None
-    cc = next((f.group("cc") for x in lines if (f := _TORCH_GPU_ARCH.search(x))), None)
-    archs = next((f.group("archs").split() for x in lines if (f := _TORCH_ARCH_LIST.search(x))), [])
-    return (f"{cc[:-1]}.{cc[-1]}" if cc and len(cc) >= 2 else None), tuple(archs)
+    failed = any(_TORCH_NO_KERNEL.search(line) for h in hits for _, line in h.citations)
+    if not any(h.signature.id == _TORCH_ARCH_SIGNATURE for h in hits) and not (
+        "PyTorch" in r.frameworks and not r.tf_version
+    ):
+        return None
+    cc = group(hits, "gpu_arch")
+    archs = group(hits, "supported_archs")
+    return _TorchArch(
+        f"{cc[:-1]}.{cc[-1]}" if cc and len(cc) >= 2 else None,
+        tuple(archs.split()) if archs else (),
+        failed,
+    )
+
+
+def _torch_arch_severity(
+    final: causes.CauseId, r: Revealed, hits: Sequence[Hits], severity: Severity
+) -> Severity:
+    """PyTorch's warning of the GPU with no kernel failing: a note where its build's machine
+    code runs on the GPU, a warning where its PTX compiles for it (the program runs, the
+    first start slow); ``severity`` otherwise."""
+    torch = _torch_arch(r, hits) if final == causes.gpu.GPU_ARCH_UNSUPPORTED else None
+    if torch is None or torch.failed:
+        return severity
+    code = causes.gpu.torch_gpu_code(torch.capability, torch.archs)
+    if code == SASS:
+        return Severity.INFO
+    if code == PTX and severity.rank > Severity.WARNING.rank:
+        return Severity.WARNING
+    return severity
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    target = group(hits, "gpu_arch")
-    supported = group(hits, "supported_archs")
+    torch = _torch_arch(r, hits)
+    if torch is not None:
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.torch_arch_fix(*torch)
+    # PyTorch's warning beside another's line names its own GPU and list: not a ROCm build's.
+    others = [h for h in hits if h.signature.id != _TORCH_ARCH_SIGNATURE]
+    target = group(others, "gpu_arch")
+    supported = group(others, "supported_archs")
     if target is not None and supported is not None:
         # tensorflow-rocm printed the targets it accepts: the printed list decides. A list
         # that holds the refused target (run together with another where a comma is
@@ -662,9 +699,6 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
         )
     if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
-    torch = _torch_arch(r, hits)
-    if torch is not None:
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.torch_arch_fix(*torch)
     predates = _cuda_predates(m, r, hits)
     if predates is not None:
         return predates
@@ -763,7 +797,7 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
 #: The Bazel repositories XLA logs from where it is built outside TensorFlow's own tree, as
 #: jaxlib builds it: ``external/org_tensorflow/tensorflow/...`` until XLA left TensorFlow's
 #: repository (2023), ``external/xla/xla/...`` since. TensorFlow logs its own XLA and stream
-#: executor as ``tensorflow/...`` and, 2.16 on, ``external/local_xla/xla/...``.
+#: executor as ``tensorflow/...`` and, 2.15 on, ``external/local_xla/xla/...``.
 _OUTSIDE_TF_XLA = re.compile(r"^external/(?:xla/xla|org_tensorflow/tensorflow)/")
 #: TensorFlow's own sources as its lines log them.
 _TF_SOURCE = re.compile(r"^(?:tensorflow|external/local_(?:xla|tsl))/")
