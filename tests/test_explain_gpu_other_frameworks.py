@@ -310,6 +310,26 @@ def test_a_handle_failing_in_tensorflow_keeps_its_memory_growth(text: str) -> No
     assert "XLA_PYTHON_CLIENT" not in fix_text(found)
 
 
+def test_jaxs_convolution_autotuning_gives_one_memory_candidate_in_both_places() -> None:
+    # XLA's autotuner failing every algorithm in JAX's runtime: the library finding and the
+    # memory candidate's own finding say the same words with the same (JAX's) setting.
+    text = (
+        "2023-05-01 10:00:00.000000: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] "
+        "Loaded runtime CuDNN library: 8.2.0 but source was compiled with: 8.6.0.  CuDNN "
+        "library needs to have matching major version and equal or higher minor version.\n"
+        "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: Failed to determine best cudnn "
+        "convolution algorithm for:\n"
+    )
+    report = explained(text)
+    main = _library(text)
+    other = next(x for x in report.findings if x.cause == "gpu-out-of-memory")
+    for found in (main, other):
+        assert "when XLA tried the convolution's cuDNN algorithms" in fix_text(found)
+        commands = found.fix.commands if found.fix is not None else ()
+        assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands), commands
+        assert not any("TF_FORCE_GPU_ALLOW_GROWTH" in c for c in commands), commands
+
+
 # --- PyTorch's build without code for the GPU: PyTorch's wheel, not TensorFlow's --------------
 
 _TORCH_SITE = "/home/r/venv/lib/python3.10/site-packages"

@@ -869,7 +869,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return predates
     rank = _gpu_library_rank(m, r, hits)
     ids = {h.signature.id for h in hits}
-    jax = _jax_memory(m, r, hits)
+    memory = _memory_candidate(m, r, hits)
     if (
         not rank.seen
         and ids <= _NO_DNN_PLUGIN
@@ -918,11 +918,22 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         rank.newer,
         rank.without,
         rank.build_libs,
-        # XLA's autotuner failing every algorithm: memory taken by a framework beside it too;
-        # a handle of JAX's runtime: JAX's own preallocation.
-        memory=causes.runtime.XLA_CONV_MEMORY_CANDIDATE if ids & _CONV_PICKER else jax[0],
-        memory_settings=None if ids & _CONV_PICKER else jax[1],
+        memory=memory[0],
+        memory_settings=memory[1],
     )
+
+
+def _memory_candidate(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[Optional[tuple[str, str, str]], Optional[tuple[tuple[str, str], ...]]]:
+    """The memory candidate's words and settings, the same for the library finding and the
+    candidate's own: XLA's autotuner failing every algorithm keeps its words (memory taken by
+    a framework beside it too), a handle of JAX's runtime JAX's own; the settings are those
+    of the runtime that failed (:func:`_jax_memory`)."""
+    words, settings = _jax_memory(m, r, hits)
+    if any(h.signature.id in _CONV_PICKER for h in hits):
+        return causes.runtime.XLA_CONV_MEMORY_CANDIDATE, settings
+    return words, settings
 
 
 def _gpu_library_candidates(
@@ -968,7 +979,7 @@ def _gpu_library_candidates(
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         fix = causes.runtime.gpu_library_candidate_fix(
-            m, key, rank.driver_runs, rank.newer, rank.build_libs, *_jax_memory(m, r, hits)
+            m, key, rank.driver_runs, rank.newer, rank.build_libs, *_memory_candidate(m, r, hits)
         )
         if len(ranked) == 1:
             # The evidence leaves no other candidate (a library's ALLOC_FAILED status): the
