@@ -20,6 +20,7 @@ The evidence never says what a finding is worth; explain decides that (:mod:`tfd
 from __future__ import annotations
 
 import re
+from typing import Final
 
 #: Each framework's words that show it present in the program: its GPU words below, its
 #: frames, its import. An import alone loads its libraries (PyTorch's libtorch_cuda links its
@@ -75,14 +76,20 @@ _JAX_ON_GPU = re.compile(
 
 
 #: CuPy: its memory pool refusing an allocation (cupy/cuda/memory.pyx, OutOfMemoryError: "Out
-#: of memory allocating N bytes"), or its runtime binding raising the CUDA runtime's error by
-#: name (cupy_backends/cuda/api/runtime.pyx, CUDARuntimeError: "cudaErrorMemoryAllocation: out
-#: of memory"). Its words alone, as JAX's: only its GPU work is read, not its import.
+#: of memory allocating N bytes (allocated so far: M bytes[, limit set to: L bytes])"), or its
+#: runtime binding raising the CUDA runtime's error by name and string
+#: (cupy_backends/cuda/api/runtime.pyx, CUDARuntimeError: "cudaErrorMemoryAllocation: out of
+#: memory"). Its words alone, as JAX's: only its GPU work is read, not its import. The one home
+#: of these words: the ``cupy-out-of-memory`` signature writes them as
+#: ``{{cupy_out_of_memory}}`` and reads the sizes from its groups.
 #: https://docs.cupy.dev/en/stable/user_guide/memory.html
-_CUPY_ON_GPU = re.compile(
-    r"OutOfMemoryError: Out of memory allocating [\d,]+ bytes"
-    r"|CUDARuntimeError: cudaErrorMemoryAllocation\b"
+CUPY_OUT_OF_MEMORY_WORDS: Final = (
+    r"OutOfMemoryError: Out of memory allocating (?P<request_bytes>[\d,]+) bytes"
+    r"(?: \(allocated so far: (?P<allocated_bytes>[\d,]+) bytes"
+    r"(?:, limit set to: (?P<limit_bytes>[\d,]+) bytes)?)?"
+    r"|CUDARuntimeError: cudaErrorMemoryAllocation: out of memory"
 )
+_CUPY_ON_GPU = re.compile(CUPY_OUT_OF_MEMORY_WORDS)
 
 
 def read_frameworks(text: str) -> tuple[str, ...]:
