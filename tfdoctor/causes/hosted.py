@@ -154,7 +154,7 @@ def platform_image_fix(image: Optional[str]) -> Fix:
             "used by TensorFlowModel and estimators without script mode) end at TensorFlow "
             "1.12. Deploy with the TensorFlow "
             "Serving model (sagemaker.tensorflow.serving.Model, whose images carry TensorFlow "
-            "1.11 and later for Python 3), and train in script mode (script_mode=True).",
+            "1.11 and later), and train in script mode (script_mode=True).",
             (),
         )
     named = f" ({image})" if image else ""
