@@ -640,7 +640,7 @@ def _torch_arch(r: Revealed, hits: Sequence[Hits]) -> Optional[_TorchArch]:
     its reading)."""
     mine = [
         h.signature.id == _TORCH_ARCH_SIGNATURE
-        or all(_TORCH_NO_KERNEL.search(line) for _, line in h.citations)
+        or (bool(h.citations) and all(_TORCH_NO_KERNEL.search(line) for _, line in h.citations))
         for h in hits
     ]
     if not hits or not all(mine):
