@@ -864,3 +864,30 @@ def test_the_cpu_build_a_package_listing_shows_decides_an_empty_gpu_list(listing
         (x.id, x.severity.value) for x in explained(text).findings
     ]
     assert "uninstall -y tensorflow-cpu" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        pytest.param(
+            "$ pip uninstall -y tensorflow-cpu\n"
+            "Found existing installation: tensorflow-cpu 2.10.0\n"
+            "Uninstalling tensorflow-cpu-2.10.0:\n"
+            "  Successfully uninstalled tensorflow-cpu-2.10.0\n"
+            "$ pip install tensorflow==2.10.0\n"
+            "Successfully installed tensorflow-2.10.0\n",
+            id="pip-removed-it",
+        ),
+        pytest.param(
+            "$ pip show tensorflow-cpu\nWARNING: Package(s) not found: tensorflow-cpu\n",
+            id="pip-show-not-found",
+        ),
+    ],
+)
+def test_a_cpu_build_pip_removed_or_did_not_find_decides_nothing(listing: str) -> None:
+    text = listing + ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+    report = explained(text)
+    assert not any(
+        x.cause == "tf-cpu-only-build" and x.severity.rank > Severity.WARNING.rank
+        for x in report.findings
+    ), [(x.id, x.severity.value) for x in report.findings]
