@@ -8,7 +8,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
-from tests.explaining import readings
+from tests.explaining import explained, fix_text, readings, top_error
 from tfdoctor.evidence.devices import (
     DeviceListing,
     built_with_cuda,
@@ -840,3 +840,54 @@ def test_a_cuda_11_0_toolkit_serves_only_the_builds_of_its_sonames() -> None:
     top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _NVCC.format("11.0")))
     assert top.fix is not None
     assert "built for CUDA 11.0 (up to TensorFlow 2.4." in top.fix.text, top.fix.text
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        pytest.param(
+            "$ pip list | grep tensorflow\ntensorflow-cpu               2.16.1\n"
+            "tensorflow-io-gcs-filesystem 0.36.0\n",
+            id="pip-list",
+        ),
+        pytest.param(
+            "$ pip show tensorflow-cpu\nName: tensorflow-cpu\nVersion: 2.15.1\n",
+            id="pip-show",
+        ),
+    ],
+)
+def test_the_cpu_build_a_package_listing_shows_decides_an_empty_gpu_list(listing: str) -> None:
+    # Observed beats inferred: tensorflow-cpu installed has no CUDA, whatever the system.
+    text = listing + ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-cpu-only-build", [
+        (x.id, x.severity.value) for x in explained(text).findings
+    ]
+    assert "uninstall -y tensorflow-cpu" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        pytest.param(
+            "$ pip uninstall -y tensorflow-cpu\n"
+            "Found existing installation: tensorflow-cpu 2.10.0\n"
+            "Uninstalling tensorflow-cpu-2.10.0:\n"
+            "  Successfully uninstalled tensorflow-cpu-2.10.0\n"
+            "$ pip install tensorflow==2.10.0\n"
+            "Successfully installed tensorflow-2.10.0\n",
+            id="pip-removed-it",
+        ),
+        pytest.param(
+            "$ pip show tensorflow-cpu\nWARNING: Package(s) not found: tensorflow-cpu\n",
+            id="pip-show-not-found",
+        ),
+    ],
+)
+def test_a_cpu_build_pip_removed_or_did_not_find_decides_nothing(listing: str) -> None:
+    text = listing + ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+    report = explained(text)
+    assert not any(
+        x.cause == "tf-cpu-only-build" and x.severity.rank > Severity.WARNING.rank
+        for x in report.findings
+    ), [(x.id, x.severity.value) for x in report.findings]

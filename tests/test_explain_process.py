@@ -307,6 +307,30 @@ def test_cudnn_without_the_unversioned_libcuda(wsl: bool) -> None:
         assert any("ln -s libcuda.so.1" in c for c in top.fix.commands)
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n", id="wsl2-kernel"),
+        pytest.param(
+            "$ ls /usr/lib/wsl/lib\nlibcuda.so  libcuda.so.1  libcuda.so.1.1  libd3d12.so  "
+            "libdxcore.so  nvidia-smi\n",
+            id="wsl-libraries-listed",
+        ),
+    ],
+)
+def test_cudnn_without_the_unversioned_libcuda_under_wsl_needs_no_device_line(shown: str) -> None:
+    # cuDNN's parts load as the first convolution runs, on a GPU the process already opened
+    # through libcuda.so.1: the Windows driver answered, whether or not the log kept the
+    # device line, so the fix is the loader's path, not WSL's GPU support.
+    log = (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open "
+        "shared object file: No such file or directory\nAborted\n" + shown
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "driver-libraries-missing"
+    assert top.fix is not None and "/usr/lib/wsl/lib" in top.fix.commands[0]
+
+
 def test_a_gpu_below_the_multiprocessor_minimum_beside_a_bigger_one_is_a_note() -> None:
     # Unless TF_MIN_GPU_MULTIPROCESSOR_COUNT is set, the minimum is the smaller of 8 and the
     # largest GPU's count: a small GPU is left out only beside a bigger one, which is used.

@@ -6,6 +6,8 @@ TensorBoard launch cut off after a nightly install, and a module another library
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Severity
 
@@ -66,6 +68,32 @@ def test_a_legacy_image_of_a_release_after_the_legacy_lines_is_not_sent_to_py2()
     top = top_error(explained(text))
     assert top.cause == "platform-image-unavailable"
     assert "py2" not in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Error response from daemon: manifest for 520713654638.dkr.ecr.us-east-1.amazonaws"
+            ".com/sagemaker-tensorflow:1.15-gpu-py2 not found\n",
+            id="docker-pull-py2",
+        ),
+        pytest.param(
+            "ValueError: Error hosting endpoint tf-legacy-endpoint: Failed. Reason: The image "
+            "'520713654638.dkr.ecr.ap-northeast-1.amazonaws.com/sagemaker-tensorflow:1.14-cpu-py3'"
+            " does not exist.\n",
+            id="endpoint-py3",
+        ),
+    ],
+)
+def test_a_legacy_image_after_the_legacy_lines_is_sent_to_the_serving_model(text: str) -> None:
+    # The SDK's using_tf.rst (v1.51.1): "The last supported version of Legacy Mode will be
+    # TensorFlow 1.12"; the TensorFlow Serving images carry 1.11 and later.
+    top = top_error(explained(text))
+    assert top.cause == "platform-image-unavailable"
+    words = fix_text(top)
+    assert "end at TensorFlow 1.12" in words and "sagemaker.tensorflow.serving.Model" in words
+    assert "py_version='py2'" not in words
 
 
 def test_a_platforms_serving_image_of_a_release_it_lacks() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from tfdoctor.evidence.frameworks import CUPY_OUT_OF_MEMORY_WORDS
 from tfdoctor.evidence.installer import PIP_WORDS, PIPTOOLS_WORDS, POETRY_WORDS, UV_WORDS
 from tfdoctor.evidence.tflog import (
     INVALID_DEVICE_FUNCTION_WORDS,
@@ -59,6 +60,8 @@ PATTERN_PARTS: Mapping[str, str] = {
     # the same ones in TensorFlow's stderr.
     "{{no_kernel_image}}": "(?:" + NO_KERNEL_IMAGE_WORDS + ")",
     "{{invalid_device_function}}": "(?:" + INVALID_DEVICE_FUNCTION_WORDS + ")",
+    # CuPy's out-of-memory words: the evidence layer reads the same ones as its GPU work.
+    "{{cupy_out_of_memory}}": "(?:" + CUPY_OUT_OF_MEMORY_WORDS + ")",
 }
 
 
@@ -197,6 +200,12 @@ GROUPS = frozenset(
         # The interpreter a message names as the one that ran (runpy's "PYTHON: No module
         # named M", a kernel's interpreter).
         "interpreter",
+        # CuPy's pool's refusal in bytes: the request, what it had allocated, the limit set
+        # for it ("Out of memory allocating N bytes (allocated so far: M bytes, limit set to:
+        # L bytes)", cupy/cuda/memory.pyx).
+        "request_bytes",
+        "allocated_bytes",
+        "limit_bytes",
         # The program a message names as the one refused or not found (conda, micromamba; a
         # pyenv shim's pip), and the version pyenv selects with what set it.
         "command",

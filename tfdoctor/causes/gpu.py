@@ -38,7 +38,7 @@ from tfdoctor.causes.platform import (
     windows_gpu_fix,
 )
 from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
-from tfdoctor.compat import DriverFloor
+from tfdoctor.compat import PTX, SASS, DriverFloor, build_capabilities, gpu_code
 from tfdoctor.cuda_layout import (
     cuda_data,
     cuda_knows,
@@ -3347,6 +3347,83 @@ def rocm_libraries_fix(m: Machine, missing: tuple[str, ...]) -> Fix:
             "ls /opt/rocm/lib | grep -E 'amdhip64|rocblas|MIOpen'",
             *m.pip("show tensorflow-rocm"),
         ),
+    )
+
+
+def torch_gpu_code(capability: Optional[str], archs: Sequence[str]) -> Optional[str]:
+    """How a GPU of ``capability`` (``8.6``) runs what PyTorch's build carries (``archs`` as
+    it prints them: ``sm_80``, PTX's ``compute_90``): :data:`~tfdoctor.compat.SASS`,
+    :data:`~tfdoctor.compat.PTX` or :data:`~tfdoctor.compat.NONE`, by CUDA's own rules
+    (:func:`tfdoctor.compat.gpu_code`: machine code of the same major and an older minor runs,
+    PTX of an older architecture compiles); None where the log shows either not."""
+    if not capability or not archs:
+        return None
+    return gpu_code(build_capabilities(tuple(archs)), capability)
+
+
+def torch_arch_fix(capability: Optional[str], archs: Sequence[str], failed: bool = True) -> Fix:
+    """PyTorch's build and a GPU it warned of (``capability``: ``8.6``, where shown;
+    ``archs``: what the build carries, as PyTorch prints them, ``sm_70`` and PTX's
+    ``compute_90``; ``failed``: the log shows a kernel failing, not the warning alone): where
+    the build's machine code runs on the GPU, nothing to change; where its PTX compiles for
+    it, the program runs after the driver compiles it; else a wheel built with a CUDA that
+    knows the GPU where it is newer than the build's newest architecture (the first CUDA that
+    knows it, from the CUDA table), an older release where it is older than the oldest.
+    PyTorch's wheels are chosen by the CUDA they were built with
+    (https://pytorch.org/get-started/locally/ gives each one's index URL);
+    ``torch.cuda.get_arch_list()`` prints what the build carries (torch/cuda/__init__.py)."""
+    commands = (
+        'python -c "import torch; print(torch.__version__, torch.version.cuda, '
+        'torch.cuda.get_arch_list())"',
+        "nvidia-smi --query-gpu=name,compute_cap --format=csv",
+    )
+    levels = sorted(int(a[3:]) for a in archs if a.startswith("sm_") and a[3:].isdigit())
+    cc = int(capability.replace(".", "")) if capability else None
+    carries = f" (it carries {' '.join(archs)})" if archs else ""
+    code = torch_gpu_code(capability, archs)
+    if code == SASS and not failed:
+        return Fix(
+            f"This PyTorch build carries machine code of the GPU's major{carries}, which CUDA "
+            f"runs on a GPU of compute capability {capability}: its warning does not stop the "
+            "program, and nothing needs to change for it.",
+            commands,
+        )
+    if code != SASS and cc is not None and levels and cc > levels[-1]:
+        first = first_cuda_for(capability or "")
+        cuda = f"CUDA {first} or newer" if first else "a CUDA release that knows the GPU"
+        # PTX of an older architecture is compiled for a newer GPU by the driver as the
+        # program starts (CUDA's JIT): the build runs there, slowly at first.
+        ptx = [a for a in archs if a.startswith("compute_")]
+        jit = (
+            f" Its PTX ({ptx[-1]}) lets the driver compile its kernels for this GPU as the "
+            "program starts, slowly the first time; where the program fails, or for machine "
+            "code built for the GPU:"
+            if code == PTX and ptx
+            else ""
+        )
+        return Fix(
+            f"The GPU (compute capability {capability}) is newer than every architecture this "
+            f"PyTorch build carries{carries}: this is PyTorch's wheel, not TensorFlow's.{jit} "
+            f"{'i' if jit else 'I'}nstall a PyTorch wheel built with {cuda}, from the index URL "
+            "https://pytorch.org/get-started/locally/ gives for that CUDA (a wheel from PyPI "
+            "alone may be of another CUDA), in the environment that runs the program.",
+            commands,
+        )
+    if cc is not None and levels and cc < levels[0]:
+        return Fix(
+            f"The GPU (compute capability {capability}) is older than every architecture this "
+            f"PyTorch build carries{carries}: its wheels dropped the GPU. Install an older "
+            "PyTorch release whose wheels still carry it (its release notes say which dropped "
+            "it), or run on a newer GPU.",
+            commands,
+        )
+    return Fix(
+        "PyTorch's build has no code for this GPU's architecture: compare the GPU's compute "
+        "capability (`nvidia-smi`) with the architectures the build carries "
+        "(`torch.cuda.get_arch_list()`), then install a PyTorch wheel built for a CUDA that "
+        "knows the GPU (https://pytorch.org/get-started/locally/ gives each CUDA's index URL), "
+        "or, for a GPU older than the list, an older PyTorch release that still carries it.",
+        commands,
     )
 
 

@@ -116,8 +116,9 @@ CAUSES: Mapping[str, Cause] = dict(
 
 
 #: SageMaker's legacy-mode TensorFlow images (TensorFlow 1.4-1.12), whose tags end in the
-#: Python: they were built for Python 2 only (the SDK's using_tf.rst of v1.51.1; Python 3
-#: came with script mode and the TensorFlow Serving images).
+#: Python: they were built for Python 2 only, and none after 1.12 ("The last supported version
+#: of Legacy Mode will be TensorFlow 1.12", the SDK's using_tf.rst of v1.51.1; Python 3 came
+#: with script mode and the TensorFlow Serving images, from 1.11).
 _SAGEMAKER_LEGACY_TF = "/sagemaker-tensorflow:"
 #: The TensorFlow lines those legacy images were built for, first and last.
 _SAGEMAKER_LEGACY_LINES: Final = ((1, 4), (1, 12))
@@ -140,6 +141,20 @@ def platform_image_fix(image: Optional[str]) -> Fix:
             "Pass py_version='py2' (an entry point written for Python 2.7), or move to script "
             "mode and the TensorFlow Serving model (sagemaker.tensorflow.serving.Model) with "
             "TensorFlow 1.11 or later for Python 3.",
+            (),
+        )
+    if (
+        image is not None
+        and _SAGEMAKER_LEGACY_TF in image
+        and version_key(image.rsplit(":", 1)[-1].split("-", 1)[0])[:2] > _SAGEMAKER_LEGACY_LINES[1]
+    ):
+        return Fix(
+            f"SageMaker publishes no {image.rsplit('/', 1)[-1]} image, nor one of that "
+            "TensorFlow for Python 2: its legacy-mode TensorFlow images (sagemaker-tensorflow, "
+            "used by TensorFlowModel and estimators without script mode) end at TensorFlow "
+            "1.12. Deploy with the TensorFlow "
+            "Serving model (sagemaker.tensorflow.serving.Model, whose images carry TensorFlow "
+            "1.11 and later), and train in script mode (script_mode=True).",
             (),
         )
     named = f" ({image})" if image else ""

@@ -424,18 +424,23 @@ def gpu_memory_fix(
     reading: Optional[tuple[str, str]] = None,
     failed: str = "TensorFlow",
     async_suggested: bool = False,
+    allocator: bool = True,
+    capped: bool = False,
 ) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
     ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
     (``reading``: ``taken``, ``never-fits``, ``shared`` or ``beside``, and the words that
     show it;
-    ``failed``: the framework whose allocation failed, where another shares the GPU;
+    ``failed``: the framework whose allocation failed, where another shares the GPU (``""``:
+    a CUDA call of a program the log does not name);
     ``async_suggested``: the log shows TensorFlow's own advice of CUDA's stream-ordered
-    allocator, which then joins the remedies)."""
+    allocator, which then joins the remedies; ``allocator``: PyTorch's failure is its caching
+    allocator's refusal, whose message speaks of fragmentation, not its CUDA check's;
+    ``capped``: CuPy's pool refused beyond the limit set for it)."""
     smi = "rocm-smi" if rocm else "nvidia-smi"
     growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
-    if reading is not None and reading[0] == "beside" and failed != "TensorFlow":
-        return _framework_memory_fix(m, failed)
+    if failed != "TensorFlow" and (reading is None or reading[0] == "beside"):
+        return _framework_memory_fix(m, failed, allocator, capped)
     if reading is not None and reading[0] in ("shared", "beside"):
         return _shared_gpu_fix(m, reading[1], failed)
     if reading is not None and reading[0] == "taken":
@@ -546,11 +551,20 @@ _JAX_PREALLOCATES: Final = (
 )
 
 
-def _framework_memory_fix(m: Machine, failed: str) -> Fix:
-    """Another framework's allocation on the GPU failed (``failed``: ``JAX`` or ``PyTorch``)
-    where the log shows no device of TensorFlow's: that framework's own way of taking memory
-    comes first, then what else holds the GPU (another process, or TensorFlow in the same
-    program, which maps nearly all the free memory as it starts on the GPU).
+def _framework_memory_fix(
+    m: Machine, failed: str, allocator: bool = True, capped: bool = False
+) -> Fix:
+    """Another framework's allocation on the GPU failed (``failed``: ``JAX``, ``PyTorch`` or
+    ``CuPy``) where the log shows no device of TensorFlow's: that framework's own way of
+    taking memory comes first, then what else holds the GPU (another process, or TensorFlow in
+    the same program, which maps nearly all the free memory as it starts on the GPU).
+    ``allocator``: PyTorch's failure is its caching allocator's refusal (its fragmentation
+    advice applies), not the CUDA runtime's own error through its CUDA check; ``capped``:
+    CuPy's memory pool refused beyond the limit set for it (its message adds "limit set to").
+    CuPy's pool frees every block it keeps and tries again (twice, the second time after a
+    garbage collection) before it raises (cupy/cuda/memory.pyx, SingleDeviceMemoryPool.
+    _try_malloc): what it kept was not what was missing.
+    https://docs.cupy.dev/en/stable/user_guide/memory.html
     https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
     https://pytorch.org/docs/stable/notes/cuda.html#memory-management
     https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"""
@@ -562,11 +576,43 @@ def _framework_memory_fix(m: Machine, failed: str) -> Fix:
         "op, or let it grow (TF_FORCE_GPU_ALLOW_GROWTH=true). If it still does not fit, "
         "reduce the batch size (or the model or input size)."
     )
+    if not failed:
+        # "CUDA error: out of memory" with no program shown: PyTorch's CUDA check and llama.cpp's
+        # ggml word it alike; neither's allocator advice applies.
+        return Fix(
+            "A CUDA call found no room on the GPU (for a CUDA context, a library's workspace or "
+            f"a kernel), as where the GPU is already nearly full. {others}",
+            ("nvidia-smi",),
+        )
     if failed == "JAX":
         return Fix(
             f"JAX could not allocate on the GPU. {_JAX_PREALLOCATES}, so that it takes what "
             f"it uses. {others}",
             (*set_env(m, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false")), "nvidia-smi"),
+        )
+    if failed == "CuPy" and capped:
+        return Fix(
+            "CuPy's memory pool refused the allocation beyond the limit set for it "
+            "(cupy.get_default_memory_pool().set_limit(), or CUPY_GPU_MEMORY_LIMIT before CuPy "
+            "starts): raise that limit, or remove it, where the GPU has the room (`nvidia-smi` "
+            "shows what is free); otherwise reduce the batch size (or the array sizes).",
+            ("nvidia-smi",),
+        )
+    if failed == "CuPy":
+        return Fix(
+            "CuPy could not allocate on the GPU, though its memory pool frees the blocks it "
+            f"keeps and tries again before it gives up. {others}",
+            ("nvidia-smi",),
+        )
+    if not allocator:
+        # The CUDA runtime's own out-of-memory through C10_CUDA_CHECK: a CUDA context, a
+        # library's workspace or a kernel found no room, outside what the caching allocator
+        # holds, so its fragmentation option does not apply.
+        return Fix(
+            f"{failed} could not get GPU memory from CUDA itself (for its CUDA context, a "
+            "library's workspace or a kernel), outside its caching allocator, as where the GPU "
+            f"is already nearly full. {others}",
+            ("nvidia-smi",),
         )
     # PyTorch's own out-of-memory message advises an allocator option where much of what it
     # reserved is unallocated (fragmentation): expandable_segments:True in the releases whose
@@ -1010,6 +1056,42 @@ XLA_CONV_MEMORY_CANDIDATE: Final = (
 )
 
 
+#: The memory candidate where the library that failed ran in JAX's runtime (what it is, what
+#: tells it apart, its fix): JAX preallocates 75 % of the GPU in each process as it makes its
+#: first array, so a second JAX process on the GPU (a notebook's kernel still alive, a run
+#: started beside it) leaves the next too little to create a cuDNN or cuBLAS handle; JAX reads
+#: XLA_PYTHON_CLIENT_PREALLOCATE and XLA_PYTHON_CLIENT_MEM_FRACTION, not TensorFlow's setting
+#: (https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html, "Common causes of OOM
+#: failures": running multiple JAX processes concurrently).
+JAX_MEMORY_CANDIDATE: Final = (
+    "the GPU's memory was already taken: by another process (another JAX process on the same "
+    "GPU among them: each preallocates 75 % of the GPU's memory as it makes its first array), "
+    "or by another framework in the same program",
+    "`nvidia-smi` shows the memory in use and the processes holding it",
+    "stop the other processes (a notebook's kernel still alive counts), or let each JAX "
+    "process take only what it uses: XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller "
+    "XLA_PYTHON_CLIENT_MEM_FRACTION) before JAX is imported",
+)
+#: The same where TensorFlow shows in the log too: each framework's own setting.
+JAX_TF_MEMORY_CANDIDATE: Final = (
+    "the GPU's memory was already taken: by another process (another JAX process on the same "
+    "GPU among them: each preallocates 75 % of the GPU's memory as it makes its first array), "
+    "or by TensorFlow in the same program (it maps nearly all of the free memory when it "
+    "starts on the GPU unless memory growth is on)",
+    "`nvidia-smi` shows the memory in use and the processes holding it",
+    "stop the other processes; set XLA_PYTHON_CLIENT_PREALLOCATE=false for JAX and "
+    "TF_FORCE_GPU_ALLOW_GROWTH=true for TensorFlow before either is imported (or, where "
+    "TensorFlow only loads the data, hide the GPU from it with "
+    "tf.config.set_visible_devices([], 'GPU') before its first op)",
+)
+#: The settings each of those candidates' commands make.
+JAX_MEMORY_SETTINGS: Final = (("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),)
+JAX_TF_MEMORY_SETTINGS: Final = (
+    ("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),
+    ("TF_FORCE_GPU_ALLOW_GROWTH", "true"),
+)
+
+
 def gpu_library_ranking(
     order: Sequence[str] = ("memory",), without: Sequence[str] = ()
 ) -> tuple[str, ...]:
@@ -1048,8 +1130,14 @@ def _candidate_words(
     return what, tell, fix
 
 
-def _candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
+def _candidate_commands(
+    m: Machine, key: str, memory_settings: Optional[Sequence[tuple[str, str]]] = None
+) -> tuple[str, ...]:
+    """One candidate's commands: its test, then its fix's (the memory candidate's settings
+    replaced by ``memory_settings`` where the runtime that failed reads others)."""
     candidate = GPU_LIBRARY_INIT_CANDIDATES[key]
+    if key == "memory" and memory_settings is not None:
+        return (*candidate.shows, *set_env(m, *memory_settings))
     return (*candidate.shows, *candidate.fix(m).commands)
 
 
@@ -1063,6 +1151,7 @@ def gpu_library_init_fix(
     build_libs: str = "",
     version: Optional[tuple[str, str, str]] = None,
     memory: Optional[tuple[str, str, str]] = None,
+    memory_settings: Optional[Sequence[tuple[str, str]]] = None,
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
@@ -1073,9 +1162,12 @@ def gpu_library_init_fix(
     evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known;
     ``version``: the version candidate's own words where the failure says more of it
     (:data:`XLA_FUSED_CUDNN_CANDIDATE`); ``memory``: the memory candidate's, likewise
-    (:data:`XLA_CONV_MEMORY_CANDIDATE`)."""
+    (:data:`XLA_CONV_MEMORY_CANDIDATE`, :data:`JAX_MEMORY_CANDIDATE`), with its commands'
+    settings (``memory_settings``) where they are not TensorFlow's."""
     ranked = gpu_library_ranking(order, without)
-    commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
+    commands = tuple(
+        dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key, memory_settings))
+    )
     if len(ranked) == 1:
         # The evidence rules out every other candidate (a library's ALLOC_FAILED status): no
         # ranking to give, the one candidate and its test.
@@ -1103,14 +1195,16 @@ def gpu_library_candidate_fix(
     driver_runs: str = "",
     newer: Optional[tuple[str, str, str]] = None,
     build_libs: str = "",
+    memory: Optional[tuple[str, str, str]] = None,
+    memory_settings: Optional[Sequence[tuple[str, str]]] = None,
 ) -> Fix:
     """One candidate of :func:`gpu_library_init_fix` on its own (``key`` of
     :data:`GPU_LIBRARY_INIT_CANDIDATES`), for the finding that names its cause: the same words,
     its test first, then its fix, with its own commands."""
-    what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs)
+    what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs, memory=memory)
     return Fix(
         f"If {what} ({tell}): {fix[:1].upper()}{fix[1:]}.",
-        tuple(dict.fromkeys(_candidate_commands(m, key))),
+        tuple(dict.fromkeys(_candidate_commands(m, key, memory_settings))),
     )
 
 

@@ -3,10 +3,15 @@
 Today many environments hold TensorFlow with PyTorch or JAX; in one program they share the
 GPU's memory and the CUDA libraries the loader finds first. Each is read by its own words:
 PyTorch's caching allocator refusing ("CUDA out of memory. Tried to allocate",
-c10/cuda/CUDACachingAllocator.cpp), its frames or its import; JAX's runtime error type
-(jaxlib's XlaRuntimeError), its frames or its import.
+c10/cuda/CUDACachingAllocator.cpp), its frames or its import (its CUDA check's "CUDA error: out
+of memory", c10/cuda/CUDAException.cpp, is not its own: llama.cpp's ggml prints the same words,
+ggml-cuda.cu's ggml_cuda_error); JAX's runtime error type
+(jaxlib's XlaRuntimeError), its frames or its import; CuPy's out-of-memory errors (its memory
+pool's, its runtime binding's).
 
 https://github.com/pytorch/pytorch/blob/v2.4.0/c10/cuda/CUDACachingAllocator.cpp
+https://github.com/pytorch/pytorch/blob/v2.4.0/c10/cuda/CUDAException.cpp
+https://github.com/cupy/cupy/blob/v13.3.0/cupy/cuda/memory.pyx
 https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
 
 The evidence never says what a finding is worth; explain decides that (:mod:`tfdoctor.explain`).
@@ -15,6 +20,7 @@ The evidence never says what a finding is worth; explain decides that (:mod:`tfd
 from __future__ import annotations
 
 import re
+from typing import Final
 
 #: Each framework's words that show it present in the program: its GPU words below, its
 #: frames, its import. An import alone loads its libraries (PyTorch's libtorch_cuda links its
@@ -69,6 +75,23 @@ _JAX_ON_GPU = re.compile(
 )
 
 
+#: CuPy: its memory pool refusing an allocation (cupy/cuda/memory.pyx, OutOfMemoryError: "Out
+#: of memory allocating N bytes (allocated so far: M bytes[, limit set to: L bytes])"), or its
+#: runtime binding raising the CUDA runtime's error by name and string
+#: (cupy_backends/cuda/api/runtime.pyx, CUDARuntimeError: "cudaErrorMemoryAllocation: out of
+#: memory"). Its words alone, as JAX's: only its GPU work is read, not its import. The one home
+#: of these words: the ``cupy-out-of-memory`` signature writes them as
+#: ``{{cupy_out_of_memory}}`` and reads the sizes from its groups.
+#: https://docs.cupy.dev/en/stable/user_guide/memory.html
+CUPY_OUT_OF_MEMORY_WORDS: Final = (
+    r"OutOfMemoryError: Out of memory allocating (?P<request_bytes>[\d,]+) bytes"
+    r"(?: \(allocated so far: (?P<allocated_bytes>[\d,]+) bytes"
+    r"(?:, limit set to: (?P<limit_bytes>[\d,]+) bytes)?)?"
+    r"|CUDARuntimeError: cudaErrorMemoryAllocation: out of memory"
+)
+_CUPY_ON_GPU = re.compile(CUPY_OUT_OF_MEMORY_WORDS)
+
+
 def read_frameworks(text: str) -> tuple[str, ...]:
     """The other frameworks (``PyTorch``, ``JAX``, in that order) present in ``text``: their
     GPU work, their frames or their import."""
@@ -76,8 +99,8 @@ def read_frameworks(text: str) -> tuple[str, ...]:
 
 
 def read_gpu_frameworks(text: str) -> tuple[str, ...]:
-    """The other frameworks ``text`` shows on the GPU (``PyTorch``, ``JAX``, in that order):
-    their allocation, device or out-of-memory lines, a CUDA move beside PyTorch. An import
+    """The other frameworks ``text`` shows on the GPU (``PyTorch``, ``JAX``, ``CuPy``, in that
+    order): their allocation, device or out-of-memory lines, a CUDA move beside PyTorch. An import
     alone is no such sign (:func:`read_frameworks` names it a candidate)."""
     present = read_frameworks(text)
     out = []
@@ -87,4 +110,6 @@ def read_gpu_frameworks(text: str) -> tuple[str, ...]:
     if _JAX_ON_GPU.search(text):
         # Each of these words is jaxlib's own: no import needs to show beside it.
         out.append("JAX")
+    if _CUPY_ON_GPU.search(text):
+        out.append("CuPy")
     return tuple(out)

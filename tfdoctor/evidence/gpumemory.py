@@ -80,7 +80,7 @@ class GpuMemoryShown(Record):
     #: devices), so a small device says nothing of other processes.
     capped: bool = False
     #: Other frameworks whose GPU work the log shows beside TensorFlow's (``PyTorch``,
-    #: ``JAX``), in that order.
+    #: ``JAX``, ``CuPy``), in that order.
     frameworks: tuple[str, ...] = ()
 
     @property

@@ -84,6 +84,7 @@ from tfdoctor.explain.libraries import (
     _older_cudnn_candidate,
     _other_library_candidate,
     _settle_dnn_not_found,
+    _torch_arch_severity,
     _unnamed_library_severity,
     _unnamed_op_library_candidate,
     _windows_gpu_archive,
@@ -457,7 +458,9 @@ def _cause_finding(
     severity, nvml_note = _nvml_without_gpu(
         hits, r, _unnamed_library_severity(final, m, hits, severity)
     )
-    severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
+    severity, quiet = _quiet_reading(
+        final, hits, r, gpu, _torch_arch_severity(final, r, hits, severity)
+    )
     if any(h.signature.id == _MO_CHECK for h in hits):
         severity = _mo_check_severity(hits, r.mo_outcome, severity)
     parts = [cite(hits), *quiet, *nvml_note]

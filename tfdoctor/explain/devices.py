@@ -234,6 +234,9 @@ def _rank(
         # No CUDA build exists for macOS: Apple's plugin is the only way to its GPU. The log
         # not naming it is no proof it is absent: the likeliest reason, not a decided one.
         return ("metal", "cpu-build"), "The log shows macOS and no sign of tensorflow-metal", False
+    # The CPU build installed, where the log names it: TensorFlow's own words (``dist``), else
+    # the distribution the log's package listing shows installed (``pip list``'s row).
+    tf_dist = tf_dist or (m.tf.name if m.tf is not None else None)
     if with_cuda is False or (tf_dist or "").endswith("-cpu") or m.os == "macos":
         why = (
             "tf.test.is_built_with_cuda() answered False"

@@ -328,9 +328,13 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
         # is the container runtime's (container-no-gpu).
         return
     named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
-    if evidence.gpu_reached() is not None:
+    if evidence.gpu_reached() is not None or _LIBCUDA_LINK in evidence.hits:
         # TensorFlow reached a GPU: the Windows driver answered, and what failed beside it
-        # (cuDNN opening libcuda.so by its unversioned name) is the readings' own.
+        # (cuDNN opening libcuda.so by its unversioned name) is the readings' own. That
+        # failure alone shows it too: cuDNN's parts load as the first convolution runs, on a
+        # GPU the process already opened through libcuda.so.1; WSL mounts the unversioned
+        # libcuda.so beside it in /usr/lib/wsl/lib, which the loader does not search for
+        # that name by default, so the loader's path is the fix, not WSL's GPU support.
         return
     for key, x in list(findings.items()):
         if x.cause not in _LINUX_DRIVER_READINGS or x.severity.rank < Severity.WARNING.rank:
@@ -350,6 +354,10 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
             causes.platform.wsl_gpu_fix(machine),
         )
         keep_weightier(findings, found)
+
+
+#: cuDNN's (or nvrtc's) failure to open the driver's library by its unversioned name.
+_LIBCUDA_LINK = "cuda-library-needs-libcuda-link"
 
 
 #: What TensorFlow or nvidia-smi says of a GPU it cannot reach, read as a machine's driver:

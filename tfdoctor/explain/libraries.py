@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Optional
+from typing import Final, NamedTuple, Optional
 
 from tfdoctor import causes
-from tfdoctor.compat import carries_machine_code
+from tfdoctor.compat import PTX, SASS, carries_machine_code
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.explain.common import _floor, _without, cite, group, hits_by
@@ -654,9 +654,76 @@ def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
     return m.matrix.early_cuda(tf) if tf else None
 
 
+#: PyTorch's CUDA check raising the CUDA runtime's error (c10/cuda/CUDAException.cpp), as
+#: Python shows it: its exception type first. llama.cpp's ggml prints the same error bare
+#: ("CUDA error: %s", ggml-cuda.cu's ggml_cuda_error).
+_TORCH_NO_KERNEL = re.compile(
+    r"\b(?:RuntimeError|torch\.\w*Error): CUDA error: no kernel image is available"
+)
+_TORCH_ARCH_SIGNATURE: Final = "torch-gpu-capability-unsupported"
+
+
+class _TorchArch(NamedTuple):
+    """PyTorch's own reading of a GPU its build lacks code for: the GPU's compute capability
+    (``8.6``, where shown), the architectures the build carries (``sm_37``, ...), and whether
+    a kernel failed (its CUDA check's "no kernel image"), not the warning alone."""
+
+    capability: Optional[str]
+    archs: tuple[str, ...]
+    failed: bool
+
+
+def _torch_arch(r: Revealed, hits: Sequence[Hits]) -> Optional[_TorchArch]:
+    """PyTorch's reading, where every line read is PyTorch's: its own check (torch/cuda/
+    __init__.py, _check_cubins) or its CUDA check's "no kernel image" with PyTorch in the log
+    and no TensorFlow shown. None where a line is another's (TensorFlow's own refusal keeps
+    its reading)."""
+    mine = [
+        h.signature.id == _TORCH_ARCH_SIGNATURE
+        or (bool(h.citations) and all(_TORCH_NO_KERNEL.search(line) for _, line in h.citations))
+        for h in hits
+    ]
+    if not hits or not all(mine):
+        return None
+    failed = any(_TORCH_NO_KERNEL.search(line) for h in hits for _, line in h.citations)
+    if not any(h.signature.id == _TORCH_ARCH_SIGNATURE for h in hits) and not (
+        "PyTorch" in r.frameworks and not r.tf_version
+    ):
+        return None
+    cc = group(hits, "gpu_arch")
+    archs = group(hits, "supported_archs")
+    return _TorchArch(
+        f"{cc[:-1]}.{cc[-1]}" if cc and len(cc) >= 2 else None,
+        tuple(archs.split()) if archs else (),
+        failed,
+    )
+
+
+def _torch_arch_severity(
+    final: causes.CauseId, r: Revealed, hits: Sequence[Hits], severity: Severity
+) -> Severity:
+    """PyTorch's warning of the GPU with no kernel failing: a note where its build's machine
+    code runs on the GPU, a warning where its PTX compiles for it (the program runs, the
+    first start slow); ``severity`` otherwise."""
+    torch = _torch_arch(r, hits) if final == causes.gpu.GPU_ARCH_UNSUPPORTED else None
+    if torch is None or torch.failed:
+        return severity
+    code = causes.gpu.torch_gpu_code(torch.capability, torch.archs)
+    if code == SASS:
+        return Severity.INFO
+    if code == PTX and severity.rank > Severity.WARNING.rank:
+        return Severity.WARNING
+    return severity
+
+
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    target = group(hits, "gpu_arch")
-    supported = group(hits, "supported_archs")
+    torch = _torch_arch(r, hits)
+    if torch is not None:
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.torch_arch_fix(*torch)
+    # PyTorch's warning beside another's line names its own GPU and list: not a ROCm build's.
+    others = [h for h in hits if h.signature.id != _TORCH_ARCH_SIGNATURE]
+    target = group(others, "gpu_arch")
+    supported = group(others, "supported_archs")
     if target is not None and supported is not None:
         # tensorflow-rocm printed the targets it accepts: the printed list decides. A list
         # that holds the refused target (run together with another where a comma is
@@ -767,6 +834,32 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     )
 
 
+#: The Bazel repositories XLA logs from where it is built outside TensorFlow's own tree, as
+#: jaxlib builds it: ``external/org_tensorflow/tensorflow/...`` until XLA left TensorFlow's
+#: repository (2023), ``external/xla/xla/...`` since. TensorFlow logs its own XLA and stream
+#: executor as ``tensorflow/...`` and, 2.15 on, ``external/local_xla/xla/...``.
+_OUTSIDE_TF_XLA = re.compile(r"^external/(?:xla/xla|org_tensorflow/tensorflow)/")
+#: TensorFlow's own sources as its lines log them.
+_TF_SOURCE = re.compile(r"^(?:tensorflow|external/local_(?:xla|tsl))/")
+
+
+def _jax_memory(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[Optional[tuple[str, str, str]], Optional[tuple[tuple[str, str], ...]]]:
+    """The memory candidate's words and settings where the library that failed ran in JAX's
+    runtime: the log shows JAX (its error type, frames or import), or the library's lines come
+    from an XLA built outside TensorFlow's tree (jaxlib's), and not TensorFlow Serving (whose
+    model server logs TensorFlow's XLA under external/org_tensorflow/ too). Both frameworks'
+    where TensorFlow shows as well (its version or distribution, in the log or the machine's
+    facts, or its own sources' lines); (None, None) where JAX does not show."""
+    sources = [tflog.parse_line(line).source for h in hits for _, line in h.citations]
+    if r.serving or not ("JAX" in r.frameworks or any(_OUTSIDE_TF_XLA.match(x) for x in sources)):
+        return None, None
+    if r.tf_version or r.tf_dist or m.tf is not None or any(_TF_SOURCE.match(x) for x in sources):
+        return causes.runtime.JAX_TF_MEMORY_CANDIDATE, causes.runtime.JAX_TF_MEMORY_SETTINGS
+    return causes.runtime.JAX_MEMORY_CANDIDATE, causes.runtime.JAX_MEMORY_SETTINGS
+
+
 #: A status a CUDA library printed (CUBLAS_STATUS_NOT_SUPPORTED, CUDNN_STATUS_INTERNAL_ERROR).
 _LIBRARY_STATUS = re.compile(r"\bCU(?:BLAS|DNN)_STATUS_[A-Z_]+")
 
@@ -816,6 +909,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return predates
     rank = _gpu_library_rank(m, r, hits)
     ids = {h.signature.id for h in hits}
+    memory = _memory_candidate(m, r, hits)
     if (
         not rank.seen
         and ids <= _NO_DNN_PLUGIN
@@ -864,9 +958,22 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         rank.newer,
         rank.without,
         rank.build_libs,
-        # XLA's autotuner failing every algorithm: memory taken by a framework beside it too.
-        memory=causes.runtime.XLA_CONV_MEMORY_CANDIDATE if ids & _CONV_PICKER else None,
+        memory=memory[0],
+        memory_settings=memory[1],
     )
+
+
+def _memory_candidate(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[Optional[tuple[str, str, str]], Optional[tuple[tuple[str, str], ...]]]:
+    """The memory candidate's words and settings, the same for the library finding and the
+    candidate's own: XLA's autotuner failing every algorithm keeps its words (memory taken by
+    a framework beside it too), a handle of JAX's runtime JAX's own; the settings are those
+    of the runtime that failed (:func:`_jax_memory`)."""
+    words, settings = _jax_memory(m, r, hits)
+    if any(h.signature.id in _CONV_PICKER for h in hits):
+        return causes.runtime.XLA_CONV_MEMORY_CANDIDATE, settings
+    return words, settings
 
 
 def _gpu_library_candidates(
@@ -912,7 +1019,7 @@ def _gpu_library_candidates(
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         fix = causes.runtime.gpu_library_candidate_fix(
-            m, key, rank.driver_runs, rank.newer, rank.build_libs
+            m, key, rank.driver_runs, rank.newer, rank.build_libs, *_memory_candidate(m, r, hits)
         )
         if len(ranked) == 1:
             # The evidence leaves no other candidate (a library's ALLOC_FAILED status): the
@@ -972,6 +1079,27 @@ def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
 _TAKEN_SHARE = 0.5
 
 
+#: The out-of-memory signatures that are one framework's own words, and that framework: PyTorch's
+#: caching allocator (c10/cuda/CUDACachingAllocator.cpp), CuPy's memory pool and runtime binding
+#: (cupy/cuda/memory.pyx, cupy_backends/cuda/api/runtime.pyx).
+_FAILED_IN: Final[Mapping[str, str]] = {
+    "torch-cuda-out-of-memory": "PyTorch",
+    "cupy-out-of-memory": "CuPy",
+}
+#: The CUDA runtime's own out-of-memory as "CUDA error: out of memory": PyTorch's CUDA check
+#: (c10/cuda/CUDAException.cpp) words it so, and so does llama.cpp's ggml (ggml-cuda.cu,
+#: ggml_cuda_error): PyTorch's only where its frames or import show.
+_CUDA_CALL_OUT_OF_MEMORY: Final = "torch-cuda-error-out-of-memory"
+
+
+def _failed_in(hit: Hits, r: Revealed) -> Optional[str]:
+    """The program whose own words ``hit`` is (``""``: a CUDA call of a program the log does
+    not name), None where it is no other program's out-of-memory."""
+    if hit.signature.id == _CUDA_CALL_OUT_OF_MEMORY:
+        return "PyTorch" if "PyTorch" in r.frameworks else ""
+    return _FAILED_IN.get(hit.signature.id)
+
+
 def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """The GPU's memory ran out: the fix led by what the log shows filled it."""
     free = _memory_free_at_start(r)
@@ -985,17 +1113,37 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     )
     rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
     failed = "TensorFlow"
+    named = [x for x in (_failed_in(h, r) for h in hits) if x is not None]
     if reading is not None and reading[0] in ("shared", "beside"):
-        # Whose allocation failed: PyTorch's allocator, or JAX's runtime error type on the line.
+        # Whose allocation failed: the framework whose own words the failing line holds
+        # (PyTorch's allocator or CUDA check, CuPy's pool or runtime binding), or JAX's
+        # runtime error type on the line.
         cited = [line for h in hits for _, line in h.citations]
-        if any(h.signature.id == "torch-cuda-out-of-memory" for h in hits):
-            failed = "PyTorch"
+        if named:
+            failed = named[0]
         elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
             failed = "JAX"
+    elif reading is None and hits and all(h.signature.id == _CUDA_CALL_OUT_OF_MEMORY for h in hits):
+        # Only a CUDA call's own words, no TensorFlow allocation: PyTorch's where it shows,
+        # else a program the log does not name.
+        failed = named[0]
     # TensorFlow's own advice with a failed BFC allocation, where the log shows it.
     suggested = any(h.signature.id == "bfc-async-allocator-suggested" for h in hits)
+    # PyTorch's own words of fragmentation come only with its caching allocator's refusal.
+    allocator = any(h.signature.id == "torch-cuda-out-of-memory" for h in hits)
+    # CuPy's pool names the limit set for it whenever one is set (cupy/cuda/memory.pyx,
+    # OutOfMemoryError: "... limit set to: N bytes"), also where cudaMalloc itself failed
+    # below it: the limit refused only where the request and what was allocated pass it.
+    capped = any(
+        int(g["request_bytes"].replace(",", "")) + int(g["allocated_bytes"].replace(",", ""))
+        > int(g["limit_bytes"].replace(",", ""))
+        for h in hits
+        if h.signature.id == "cupy-out-of-memory"
+        for g in h.groups
+        if g.get("request_bytes") and g.get("allocated_bytes") and g.get("limit_bytes")
+    )
     return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(
-        m, rocm, reading, failed, suggested
+        m, rocm, reading, failed, suggested, allocator, capped
     )
 
 
