@@ -141,20 +141,19 @@ def test_a_modules_own_lazy_getattr_frame_is_the_callee() -> None:
 def test_the_users_import_of_a_name_a_library_no_longer_exports() -> None:
     report = explained(
         _frames(
-            # A name the module table has no row for (sklearn.externals' joblib has one).
-            ("/home/u/proj/persist.py", "<module>", "from sklearn.metrics import plot_roc_curve"),
+            # A name the module table has no row for (scikit-learn 0.24 removed it; the table's rows
+            # are sklearn.externals' joblib and the metrics' plot functions).
+            ("/home/u/proj/persist.py", "<module>", "from sklearn.utils import safe_indexing"),
             error=(
-                "ImportError: cannot import name 'plot_roc_curve' from 'sklearn.metrics' "
-                f"({_SITE}/sklearn/metrics/__init__.py)"
+                "ImportError: cannot import name 'safe_indexing' from 'sklearn.utils' "
+                f"({_SITE}/sklearn/utils/__init__.py)"
             ),
         )
     )
     found = _dependency(report)
     # The code's release is not shown: a warning, both ways out named, none run blindly.
     assert found.severity is Severity.WARNING
-    assert (
-        "scikit-learn" in found.summary and "plot_roc_curve from sklearn.metrics" in found.summary
-    )
+    assert "scikit-learn" in found.summary and "safe_indexing from sklearn.utils" in found.summary
     assert found.fix is not None and found.fix.commands == ("pip show scikit-learn",)
     assert "port the code" in found.fix.text and "--upgrade scikit-learn" in found.fix.text
 
@@ -171,8 +170,8 @@ def test_the_installed_release_shown_is_named_in_the_users_fix() -> None:
     facts = f.facts(packages=f.packages(f.pkg("scikit-learn", "1.2.2")))
     report = explained(
         _frames(
-            ("/home/u/proj/persist.py", "<module>", "from sklearn.metrics import plot_roc_curve"),
-            error="ImportError: cannot import name 'plot_roc_curve' from 'sklearn.metrics'",
+            ("/home/u/proj/persist.py", "<module>", "from sklearn.utils import safe_indexing"),
+            error="ImportError: cannot import name 'safe_indexing' from 'sklearn.utils'",
         ),
         facts=facts,
     )
@@ -189,8 +188,8 @@ def test_an_import_error_a_library_wrapped_in_its_own_exception_is_read() -> Non
         f'  File "{_SITE}/kit/tensor/__init__.py", line 44, in __getattr__\n'
         "    raise exceptions.ImportBackendError(msg, e)\n"
         "kit.exceptions.ImportBackendError: ('There was a problem importing TensorFlow.', "
-        "ImportError(\"cannot import name 'plot_roc_curve' from 'sklearn.metrics' "
-        f'({_SITE}/sklearn/metrics/__init__.py)"))\n'
+        "ImportError(\"cannot import name 'safe_indexing' from 'sklearn.utils' "
+        f'({_SITE}/sklearn/utils/__init__.py)"))\n'
     )
     found = _dependency(report)
     assert found.severity is Severity.WARNING and "scikit-learn" in found.summary
