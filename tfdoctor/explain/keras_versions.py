@@ -660,24 +660,30 @@ def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]
     """The code asking the accuracy by the other name than Keras logs it under, where the log
     shows one name of each; None where a validation value is asked and the log shows none
     logged (no validation data: neither name would be there)."""
-    unavailable = _UNAVAILABLE.search(text)
+    # The asking words first, each behind a plain substring test: the progress bar's pattern
+    # runs over the whole log only where the code asked a name at all (explain's hot path).
+    unavailable = _UNAVAILABLE.search(text) if "conditioned on metric" in text else None
     if unavailable is not None:
         listed = unavailable["names"].split(",")
         logged = {n.removeprefix("val_") for n in listed} & {"acc", "accuracy"}
         has_val = any(n.startswith("val_") for n in listed)
         asked = {(bool(unavailable["val"]), unavailable["asked"])}
     else:
-        found = [x for line in _PROGRESS_LINE.finditer(text) for x in _LOGGED.finditer(line[0])]
-        logged = {x["name"] for x in found}
-        has_val = any(x["val"] for x in found)
-        asked = {
-            (bool(x["sval"] or x["nval"]), x["saved"] or x["none"]) for x in _ASKED.finditer(text)
-        }
+        asked = (
+            {(bool(x["sval"] or x["nval"]), x["saved"] or x["none"]) for x in _ASKED.finditer(text)}
+            if "available" in text or ": None" in text
+            else set()
+        )
         asked |= {
             (bool(key["val"]), key["key"])
             for tb in tracebacks
             if tb.type == "KeyError" and (key := _KEY.match(tb.message)) is not None
         }
+        if not asked:
+            return None
+        found = [x for line in _PROGRESS_LINE.finditer(text) for x in _LOGGED.finditer(line[0])]
+        logged = {x["name"] for x in found}
+        has_val = any(x["val"] for x in found)
     names = {name for _, name in asked}
     if len(logged) != 1 or len(names) != 1 or logged == names:
         return None
