@@ -43,6 +43,7 @@ SERVER_CONCURRENCY_MODEL_MISMATCH: Final = CauseId("server-concurrency-model-mis
 TENSOR_FROM_OTHER_GRAPH: Final = CauseId("tensor-from-other-graph")
 IMPORT_ORDER_CONFLICT: Final = CauseId("import-order-conflict")
 TF_RELEASE_KERNEL_BUG: Final = CauseId("tf-release-kernel-bug")
+TF_RELEASE_PLATFORM_BUG: Final = CauseId("tf-release-platform-bug")
 TF_PRERELEASE_REGRESSION: Final = CauseId("tf-prerelease-regression")
 TF_BUILD_REGRESSION: Final = CauseId("tf-build-regression")
 SERVING_MODEL_VERSION_MISSING: Final = CauseId("serving-model-version-missing")
@@ -326,6 +327,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "releases (keras-nightly for keras) are built the same way.",
             "https://pypi.org/project/tf-nightly/",
             "https://pypi.org/project/keras-nightly/",
+        ),
+        define(
+            TF_RELEASE_PLATFORM_BUG,
+            "A TensorFlow or TFLite build does not run on the platform it was built for",
+            "A native library of the build asks for code that nothing on the platform defines: "
+            "TensorFlow Lite's interpreter wrapper links TFLite's kernels into itself, so a "
+            "symbol of TFLite's own namespace it cannot find is code the build left out; and "
+            "an Android library built for a later API level than the device's asks for a C "
+            "library function (bionic's __register_atfork from API level 23) older Android "
+            "does not have. Reinstalling the same file changes nothing: another build of the "
+            "release, the release before, or a later one built for the platform does.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/lite/python/interpreter_wrapper/BUILD",
+            "https://android.googlesource.com/platform/bionic/+/refs/heads/main/libc/libc.map.txt",
+            "https://developer.android.com/ndk/guides/sdk-versions#minsdkversion",
         ),
         define(
             TF_RELEASE_KERNEL_BUG,
@@ -1665,4 +1680,47 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
         "pin of the pre-release from the install line or the requirements); --upgrade makes "
         "pip replace the installed pre-release, which the pin alone would keep.",
         m.pip(f'install --upgrade "{name}=={line}.*"'),
+    )
+
+
+#: The distribution a TFLite interpreter wrapper's path lies in: the standalone runtime's
+#: folder (tflite_runtime, PyPI's tflite-runtime) or TensorFlow's own (tensorflow/lite).
+_WRAPPER_DISTRIBUTIONS: Final = (("tflite_runtime", "tflite-runtime"), ("tensorflow", "tensorflow"))
+
+
+#: The native libraries of TensorFlow Lite's Android archives (tensorflow-lite's
+#: libtensorflowlite_jni.so, its GPU and Flex delegates' libtensorflowlite_gpu_jni.so and
+#: libtensorflowlite_flex_jni.so): an app's library, loaded by Android's linker.
+_ANDROID_LIBRARY: Final = re.compile(r"libtensorflowlite\w*\.so$")
+
+
+def platform_build_fix(library: Optional[str], symbol: Optional[str]) -> Fix:
+    """A build's native library asking for code its platform lacks: for an Android library
+    of TFLite's archives, the TFLite release before or a minSdkVersion that keeps the app off
+    those devices; for TFLite's Python interpreter wrapper (``symbol`` of TFLite's own
+    namespace), another build of the package, since this one left the code out."""
+    if library is not None and _ANDROID_LIBRARY.search(library):
+        name = symbol or "a system function"
+        return Fix(
+            f"The app's TensorFlow Lite native library ({library.rsplit('/', 1)[-1]}) calls "
+            f"{name}, which this device's Android system libraries do not define: that TFLite "
+            "release was built for a later Android API level than the device runs. Keep the "
+            "org.tensorflow:tensorflow-lite release before it, which ran on the device, in the "
+            "app's build.gradle dependencies (or a later release built for the device's API "
+            "level), or raise the app's minSdkVersion to the API level that defines "
+            f"{name} so older devices do not install it.",
+            (),
+        )
+    where = library or "the interpreter wrapper"
+    dist = next(
+        (d for folder, d in _WRAPPER_DISTRIBUTIONS if re.search(rf"[/\\]{folder}[/\\]", where)),
+        "tflite-runtime",
+    )
+    return Fix(
+        f"{where} calls {symbol or 'a function of TFLite'}, which is TensorFlow Lite's own code "
+        "and which that build did not compile into it: the build is at fault, not the "
+        f"machine, and reinstalling the same {dist} wheel changes nothing. Install another "
+        f"build of {dist} for this platform: the release before it, a later release, or a "
+        "rebuild of the same release from its builder with the code included.",
+        (),
     )

@@ -172,6 +172,10 @@ BUILDERS: dict[str, Builder] = {
             m, group(hits, "dist"), group(hits, "installer")
         ),
     ),
+    causes.runtime.TF_RELEASE_PLATFORM_BUG: lambda m, r, hits: (
+        causes.runtime.TF_RELEASE_PLATFORM_BUG,
+        causes.runtime.platform_build_fix(group(hits, "library"), group(hits, "symbol")),
+    ),
     causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
         causes.runtime.IMPORT_ORDER_CONFLICT,
         causes.runtime.import_order_fix(r.imported_before),

@@ -1,0 +1,123 @@
+"""Builds of TensorFlow and TensorFlow Lite that do not run on the platform they were built for,
+read through explain on logs written here. Near misses (two TFLite releases' libraries, a
+project's own library, TensorFlow's own symbol, a TFLite app that loaded) must not become the
+cause.
+
+| Message | Printed by | Cause |
+| --- | --- | --- |
+| `.../tflite_runtime/_pywrap_tensorflow_interpreter_wrapper.so: undefined symbol: _ZN6tflite...` | Python's import of TFLite's self-contained wrapper | `tf-release-platform-bug` |
+| `.../_tensorflow_wrap_interpreter_wrapper.so: undefined symbol: _ZN6tflite...` | TensorFlow 1.x's SWIG wrapper (https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/lite/python/interpreter_wrapper/BUILD) | `tf-release-platform-bug` |
+| `dlopen failed: cannot locate symbol "__register_atfork" referenced by ".../libtensorflowlite_jni.so"` | Android's linker (https://android.googlesource.com/platform/bionic/+/refs/heads/main/linker/linker.cpp) | `tf-release-platform-bug` |
+"""  # noqa: E501 - a table row is one line
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, problem_causes, top_error
+
+_PLATFORM_BUG = "tf-release-platform-bug"
+
+_RUNTIME_AARCH64 = """\
+pi@rpi4:~ $ python3 -c "from tflite_runtime.interpreter import Interpreter"
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/home/pi/env/lib/python3.9/site-packages/tflite_runtime/interpreter.py", line 33, in <module>
+    from tflite_runtime import _pywrap_tensorflow_interpreter_wrapper as _interpreter_wrapper
+ImportError: /home/pi/env/lib/python3.9/site-packages/tflite_runtime/_pywrap_tensorflow_interpreter_wrapper.so: undefined symbol: _ZN6tflite12tensor_utils16NeonCpuBackendGemmEPKaPKiS2_iiiiiPiPNS_13CpuBackendContextE
+"""  # noqa: E501 - the loader's line is one line
+
+_TF1_ARMV7 = """\
+$ python3 detect.py --model ssd_mobilenet.tflite
+Traceback (most recent call last):
+  File "detect.py", line 4, in <module>
+    interpreter = tf.lite.Interpreter(model_path=args.model)
+  File "/usr/local/lib/python3.5/dist-packages/tensorflow/lite/python/interpreter.py", line 50, in __init__
+    _interpreter_wrapper.InterpreterWrapper_CreateWrapperCPPFromFile(
+  File "/usr/local/lib/python3.5/dist-packages/tensorflow/python/util/lazy_loader.py", line 53, in __getattr__
+    module = self._load()
+ImportError: /usr/local/lib/python3.5/dist-packages/tensorflow/lite/python/interpreter_wrapper/_tensorflow_wrap_interpreter_wrapper.so: undefined symbol: _ZN6tflite12tensor_utils39NeonMatrixBatchVectorMultiplyAccumulateEPKfiiS2_iPfi
+"""  # noqa: E501 - the loader's line is one line
+
+_ANDROID_ATFORK = """\
+2021-03-14 10:22:07.118 4512-4512/com.acme.scanner E/AndroidRuntime: FATAL EXCEPTION: main
+    Process: com.acme.scanner, PID: 4512
+    java.lang.UnsatisfiedLinkError: dlopen failed: cannot locate symbol "__register_atfork" referenced by "/data/app/com.acme.scanner-1/lib/arm/libtensorflowlite_jni.so"...
+        at java.lang.Runtime.loadLibrary(Runtime.java:372)
+        at java.lang.System.loadLibrary(System.java:1076)
+        at org.tensorflow.lite.TensorFlowLite.init(TensorFlowLite.java:30)
+"""  # noqa: E501 - the linker's line is one line
+
+_ANDROID_GPU_DELEGATE = """\
+E/AndroidRuntime: java.lang.UnsatisfiedLinkError: dlopen failed: cannot locate symbol "AHardwareBuffer_describe" referenced by "/data/app/org.example.camera-2/lib/arm64/libtensorflowlite_gpu_jni.so"...
+"""  # noqa: E501 - the linker's line is one line
+
+
+@pytest.mark.parametrize(
+    ("log", "words"),
+    [
+        pytest.param(_RUNTIME_AARCH64, ("tflite-runtime", "changes nothing"), id="tflite-runtime"),
+        pytest.param(_TF1_ARMV7, ("build of tensorflow", "changes nothing"), id="tf1-swig-wrapper"),
+        pytest.param(
+            _ANDROID_ATFORK,
+            ("org.tensorflow:tensorflow-lite", "minSdkVersion", "__register_atfork"),
+            id="android-atfork",
+        ),
+        pytest.param(
+            _ANDROID_GPU_DELEGATE,
+            ("libtensorflowlite_gpu_jni.so", "AHardwareBuffer_describe", "minSdkVersion"),
+            id="android-gpu-delegate",
+        ),
+    ],
+)
+def test_build_that_does_not_run_on_its_platform(log: str, words: tuple[str, ...]) -> None:
+    top = top_error(explained(log))
+    assert top.cause == _PLATFORM_BUG
+    fix = fix_text(top)
+    for word in words:
+        assert word in fix
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Two TFLite releases' libraries: the GPU delegate asks the interpreter's for TFLite's
+        # own (mangled) code.
+        pytest.param(
+            'E/AndroidRuntime: java.lang.UnsatisfiedLinkError: dlopen failed: cannot locate symbol "_ZN6tflite3gpu2gl14NewInferenceEnvEPNSt6__ndk110unique_ptrINS1_16InferenceEnvironENS2_14default_deleteIS4_EEEE" referenced by "/data/app/org.example.camera-2/lib/arm64/libtensorflowlite_gpu_jni.so"...\n',  # noqa: E501 - the linker's line is one line
+            id="android-two-tflite-releases",
+        ),
+        # A project's own library built against TFLite: not the wrapper's build.
+        pytest.param(
+            "ImportError: /home/u/proj/build/libcustom_tflite_ops.so: undefined symbol: "
+            "_ZN6tflite3ops7builtin13Register_ADDEv\n",
+            id="own-library",
+        ),
+        # TensorFlow's own symbol in TensorFlow's own library: two releases' files.
+        pytest.param(
+            "ImportError: /usr/local/lib/python3.8/dist-packages/tensorflow/python/"
+            "_pywrap_tensorflow_internal.so: undefined symbol: "
+            "_ZN10tensorflow8internal21CheckOpMessageBuilder9NewStringEv\n",
+            id="tensorflow-namespace",
+        ),
+        # An app whose TFLite library loaded: the linker's notes only.
+        pytest.param(
+            "W/linker: /data/app/com.acme.scanner-1/lib/arm64/libtensorflowlite_jni.so: unused "
+            "DT entry: type 0x6ffffffe arg 0x2020\n"
+            "I/tflite: Initialized TensorFlow Lite runtime.\n"
+            "I/tflite: Created TensorFlow Lite XNNPACK delegate for CPU.\n",
+            id="benign-android-loaded",
+        ),
+    ],
+)
+def test_near_misses_are_not_a_platform_build(log: str) -> None:
+    assert _PLATFORM_BUG not in {x.cause for x in explained(log).findings}
+
+
+def test_benign_tflite_app_reports_nothing_above_info() -> None:
+    log = (
+        "W/linker: /data/app/com.acme.scanner-1/lib/arm64/libtensorflowlite_jni.so: unused DT "
+        "entry: type 0x6ffffffe arg 0x2020\n"
+        "I/tflite: Initialized TensorFlow Lite runtime.\n"
+    )
+    assert problem_causes(explained(log)) == set()
