@@ -1,13 +1,15 @@
 """Builds of TensorFlow and TensorFlow Lite that do not run on the platform they were built for,
-read through explain on logs written here. Near misses (two TFLite releases' libraries, a
-project's own library, TensorFlow's own symbol, a TFLite app that loaded) must not become the
-cause.
+and code reaching into TensorFlow's generated op wrappers of another release, read through
+explain on logs written here. Near misses (two TFLite releases' libraries, a project's own
+library, TensorFlow's own symbol, a module of another name, a TFLite app that loaded) must not
+become the cause.
 
 | Message | Printed by | Cause |
 | --- | --- | --- |
 | `.../tflite_runtime/_pywrap_tensorflow_interpreter_wrapper.so: undefined symbol: _ZN6tflite...` | Python's import of TFLite's self-contained wrapper | `tf-release-platform-bug` |
 | `.../_tensorflow_wrap_interpreter_wrapper.so: undefined symbol: _ZN6tflite...` | TensorFlow 1.x's SWIG wrapper (https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/lite/python/interpreter_wrapper/BUILD) | `tf-release-platform-bug` |
 | `dlopen failed: cannot locate symbol "__register_atfork" referenced by ".../libtensorflowlite_jni.so"` | Android's linker (https://android.googlesource.com/platform/bionic/+/refs/heads/main/linker/linker.cpp) | `tf-release-platform-bug` |
+| `'module' object has no attribute '_relu_grad'` below `gen_nn_ops._relu_grad(...)` | Python 2 | `api-removed` |
 """  # noqa: E501 - a table row is one line
 
 from __future__ import annotations
@@ -121,3 +123,53 @@ def test_benign_tflite_app_reports_nothing_above_info() -> None:
         "I/tflite: Initialized TensorFlow Lite runtime.\n"
     )
     assert problem_causes(explained(log)) == set()
+
+
+def _py2(code: str, attr: str, path: str = "seg.py") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 57, in <module>\n'
+        f"    {code}\n"
+        f"AttributeError: 'module' object has no attribute '{attr}'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("log", "name", "causes"),
+    [
+        pytest.param(
+            _py2("net = gen_array_ops._concat(0, [a, b])", "_concat"),
+            "tf.python.ops.gen_array_ops._concat",
+            {"api-removed"},
+            id="own-code",
+        ),
+        pytest.param(
+            _py2(
+                "return tf.where(0. < grad, gen_nn_ops._relu_grad(grad, op.outputs[0]), grad)",
+                "_relu_grad",
+            ),
+            "tf.python.ops.gen_nn_ops._relu_grad",
+            {"api-removed"},
+            id="beside-public-names",
+        ),
+        pytest.param(
+            _py2(
+                "inference = gen_nn_ops._conv2d(incoming, W, strides, padding)",
+                "_conv2d",
+                "/usr/local/lib/python2.7/dist-packages/tflearn/layers/conv.py",
+            ),
+            "tf.python.ops.gen_nn_ops._conv2d",
+            {"api-removed", "companion-mismatch"},
+            id="installed-library",
+        ),
+    ],
+)
+def test_python2_generated_op_wrapper_missing(log: str, name: str, causes: set[str]) -> None:
+    report = explained(log)
+    assert problem_causes(report) == causes
+    assert any(name in x.summary for x in report.findings)
+
+
+def test_python2_module_of_another_name_is_not_read_as_tensorflow() -> None:
+    report = explained(_py2("mygen_nn_ops.relu6(x)", "relu6", "build.py"))
+    assert "api-removed" not in problem_causes(report)

@@ -2835,6 +2835,14 @@ def _ranked_unshown(
     return older, others
 
 
+#: A use of a module of TensorFlow's generated op wrappers by its own name (``gen_nn_ops.X``):
+#: tf_gen_op_wrapper_py writes each op library's wrappers as tensorflow/python/ops/gen_*_ops.py
+#: (tensorflow/tensorflow.bzl), a name no other library's modules take. Which wrappers a
+#: module has, and which are hidden behind a leading underscore, changes between releases
+#: (python_op_gen.cc: the hidden ops' list).
+_GENERATED_OPS = re.compile(r"(?<![\w.])(?P<module>gen_[a-z0-9_]+_ops)\.(?P<attr>[A-Za-z_]\w*)\b")
+
+
 def _py2_attribute(message: str) -> Optional[str]:
     """The attribute Python 2's ``'module' object has no attribute 'X'`` names, the message
     starting with those words, or None."""
@@ -3959,13 +3967,18 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
             return None
         attr = bare
         used = re.search(rf"\b((?:tf|tensorflow|keras)(?:\.\w+)*)\.{attr}\b", code)
+        generated = _GENERATED_OPS.search(code) if used is None else None
+        if generated is not None and generated.group("attr") == attr:
+            # TensorFlow's generated op wrappers, by the name TensorFlow gives their module
+            # (gen_nn_ops._relu_grad): the module is TensorFlow's tensorflow.python.ops one.
+            module = f"tensorflow.python.ops.{generated.group('module')}"
         # A ``from M import X`` statement printed names the module that lacks X; a line may
         # hold several statements, each ended by ``;`` (Python's simple_stmts).
         imported = (imported_from(part, attr) for line in lines for part in line.split(";"))
         module = (
             used.group(1)
             if used is not None
-            else next((i for i in imported if i.split(".")[0] in _RELEASE_ROOTS), "")
+            else module or next((i for i in imported if i.split(".")[0] in _RELEASE_ROOTS), "")
         )
         if not module:
             return None
