@@ -153,6 +153,12 @@ def _py2(code: str, attr: str, path: str = "seg.py") -> str:
             id="beside-public-names",
         ),
         pytest.param(
+            _py2("y = gen_math_ops.add(gen_nn_ops._relu_grad(g, x), b)", "_relu_grad"),
+            "tf.python.ops.gen_nn_ops._relu_grad",
+            {"api-removed"},
+            id="second-wrapper-on-line",
+        ),
+        pytest.param(
             _py2(
                 "inference = gen_nn_ops._conv2d(incoming, W, strides, padding)",
                 "_conv2d",

@@ -3967,11 +3967,17 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
             return None
         attr = bare
         used = re.search(rf"\b((?:tf|tensorflow|keras)(?:\.\w+)*)\.{attr}\b", code)
-        generated = _GENERATED_OPS.search(code) if used is None else None
-        if generated is not None and generated.group("attr") == attr:
+        if used is None:
             # TensorFlow's generated op wrappers, by the name TensorFlow gives their module
             # (gen_nn_ops._relu_grad): the module is TensorFlow's tensorflow.python.ops one.
-            module = f"tensorflow.python.ops.{generated.group('module')}"
+            module = next(
+                (
+                    f"tensorflow.python.ops.{g.group('module')}"
+                    for g in _GENERATED_OPS.finditer(code)
+                    if g.group("attr") == attr
+                ),
+                "",
+            )
         # A ``from M import X`` statement printed names the module that lacks X; a line may
         # hold several statements, each ended by ``;`` (Python's simple_stmts).
         imported = (imported_from(part, attr) for line in lines for part in line.split(";"))
