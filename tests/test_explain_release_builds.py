@@ -10,6 +10,7 @@ become the cause.
 | `.../_tensorflow_wrap_interpreter_wrapper.so: undefined symbol: _ZN6tflite...` | TensorFlow 1.x's SWIG wrapper (https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/lite/python/interpreter_wrapper/BUILD) | `tf-release-platform-bug` |
 | `dlopen failed: cannot locate symbol "__register_atfork" referenced by ".../libtensorflowlite_jni.so"` | Android's linker (https://android.googlesource.com/platform/bionic/+/refs/heads/main/linker/linker.cpp) | `tf-release-platform-bug` |
 | `'module' object has no attribute '_relu_grad'` below `gen_nn_ops._relu_grad(...)` | Python 2 | `api-removed` |
+| `'AccumOptimizer' object has no attribute '_set_hyper'` (a class named as an optimizer, a member TensorFlow 2.11's Optimizer dropped) | Python, a custom optimizer | `api-default-changed` (warning) |
 """  # noqa: E501 - a table row is one line
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, problem_causes, top_error
+from tfdoctor.findings import Severity
 
 _PLATFORM_BUG = "tf-release-platform-bug"
 
@@ -179,3 +181,47 @@ def test_python2_generated_op_wrapper_missing(log: str, name: str, causes: set[s
 def test_python2_module_of_another_name_is_not_read_as_tensorflow() -> None:
     report = explained(_py2("mygen_nn_ops.relu6(x)", "relu6", "build.py"))
     assert "api-removed" not in problem_causes(report)
+
+
+def _optimizer_member(cls: str, attr: str, head: str = "") -> str:
+    return (
+        f"{head}Traceback (most recent call last):\n"
+        '  File "/home/u/proj/accum.py", line 22, in __init__\n'
+        f"    self.{attr}('learning_rate', lr)\n"
+        f"AttributeError: '{cls}' object has no attribute '{attr}'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cls", "attr"),
+    [
+        pytest.param("AccumOptimizer", "_set_hyper", id="set-hyper"),
+        pytest.param("GradientAccumulateOptimizer", "_get_hyper", id="get-hyper"),
+        pytest.param("LookaheadOptimiser", "_create_slots", id="create-slots-british"),
+        pytest.param("WarmupOptimizer", "_resource_apply_dense", id="resource-apply-dense"),
+    ],
+)
+def test_own_optimizer_written_for_optimizer_v2(cls: str, attr: str) -> None:
+    found = [x for x in explained(_optimizer_member(cls, attr)).findings if x.cause]
+    assert [(x.cause, x.severity) for x in found][:1] == [("api-default-changed", Severity.WARNING)]
+    assert "tf.keras.optimizers.legacy" in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # TensorFlow 2.10 shown: OptimizerV2 is still tf.keras' Optimizer there.
+        pytest.param(
+            _optimizer_member("AccumOptimizer", "_set_hyper", "tensorflow==2.10.1\n"),
+            id="tf-210-shown",
+        ),
+        # TensorFlow 1's own optimizer class never had Keras' members.
+        pytest.param(_optimizer_member("AdamOptimizer", "_set_hyper"), id="tf1-class"),
+        # A member no rule knows.
+        pytest.param(_optimizer_member("LambOptimizer", "step_size"), id="unknown-member"),
+        # A class not named as an optimizer.
+        pytest.param(_optimizer_member("Accumulator", "_set_hyper"), id="other-class"),
+    ],
+)
+def test_own_optimizer_near_misses(log: str) -> None:
+    assert "api-default-changed" not in problem_causes(explained(log))

@@ -93,7 +93,7 @@ from tfdoctor.scan.api import (
     release_gap,
     tf1_lines,
 )
-from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
+from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name, tf_class_homes
 from tfdoctor.scan.rules import Rule
 from tfdoctor.wheel_index import releases_of
 
@@ -296,10 +296,35 @@ def _member_use(
         return None  # a module's words: api_use read them
     # Python 2's 'module' object is an object of the type named ``module`` to these rules.
     cls, attr = lacks.owner or "module", lacks.name
-    verdict = knowledge.member(cls, attr)
+    verdict = knowledge.member(cls, attr) or _own_optimizer_member(knowledge, cls, attr)
     if verdict is not None:
         return f"{cls}.{attr}", verdict
     return _misspelt_member(knowledge, cls, attr)
+
+
+#: A class named as an optimizer (``GradientAccumulateOptimizer``, ``AccumOptimiser``): Python
+#: prints the object's own class, which for a custom optimizer or an optimizer wrapper is the
+#: program's or a library's subclass, not the Keras class it extends.
+_OPTIMIZER_NAMED = re.compile(r"[a-z0-9]Optimi[sz]er$")
+
+
+def _own_optimizer_member(knowledge: ApiKnowledge, cls: str, attr: str) -> Optional[Verdict]:
+    """The verdict on ``attr`` of Keras' Optimizer base class, for an object of a class no
+    listing has whose name says it is an optimizer (``'AccumOptimizer' object has no
+    attribute '_set_hyper'``): a subclass or wrapper written for another Keras optimizer API,
+    as a warning (the class is inferred from its name). TensorFlow's own classes (1.x's
+    ``AdamOptimizer``, which never had Keras' members) and Keras' are read by their listings."""
+    if not _OPTIMIZER_NAMED.search(cls) or knowledge.keras_kind(cls) or tf_class_homes(cls):
+        return None
+    verdict = knowledge.member("Optimizer", attr)
+    if verdict is None:
+        return None
+    return dataclasses.replace(
+        verdict,
+        severity=min(verdict.severity, Severity.WARNING, key=lambda x: x.rank),
+        what=f"`{cls}` is no class of TensorFlow's or Keras' API; its name makes it an "
+        "optimizer, read as a subclass or wrapper of Keras' Optimizer. " + verdict.what,
+    )
 
 
 def _class_member(
