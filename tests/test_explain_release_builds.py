@@ -225,3 +225,26 @@ def test_own_optimizer_written_for_optimizer_v2(cls: str, attr: str) -> None:
 )
 def test_own_optimizer_near_misses(log: str) -> None:
     assert "api-default-changed" not in problem_causes(explained(log))
+
+
+@pytest.mark.parametrize(
+    ("head", "words"),
+    [
+        pytest.param("", "tf.compat.v1.disable_eager_execution()", id="tf2"),
+        pytest.param("tensorflow 1.13.1\n", "tf.enable_eager_execution()", id="tf1-eager-on"),
+    ],
+)
+def test_tf1_optimizer_given_a_loss_tensor_under_eager(head: str, words: str) -> None:
+    log = (
+        f"{head}Traceback (most recent call last):\n"
+        '  File "lr.py", line 14, in <module>\n'
+        "    train = optimizer.minimize(cost)\n"
+        '  File "/usr/local/lib/python3.7/site-packages/tensorflow/python/training/optimizer.py",'
+        " line 403, in minimize\n"
+        "    grad_loss=grad_loss)\n"
+        "RuntimeError: `loss` passed to Optimizer.compute_gradients should be a function when "
+        "eager execution is enabled.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert words in fix_text(top)
