@@ -248,3 +248,28 @@ def test_tf1_optimizer_given_a_loss_tensor_under_eager(head: str, words: str) ->
     top = top_error(explained(log))
     assert top.cause == "api-moved-to-compat-v1"
     assert words in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        pytest.param("softmax_cross_entropy_with_logits", id="softmax"),
+        pytest.param("sparse_softmax_cross_entropy_with_logits", id="sparse"),
+        pytest.param("sigmoid_cross_entropy_with_logits", id="sigmoid"),
+    ],
+)
+def test_tf0_positional_cross_entropy(function: str) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "cnn.py", line 88, in <module>\n'
+        f"    cost = tf.reduce_mean(tf.nn.{function}(pred, y))\n"
+        f"ValueError: Only call `{function}` with named arguments (labels=..., logits=..., ...)\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "api-removed"
+    assert "labels=y, logits=logits" in fix_text(top)
+
+
+def test_cross_entropy_named_in_a_sentence_is_not_a_call() -> None:
+    log = "INFO: switched to softmax_cross_entropy_with_logits with named arguments everywhere\n"
+    assert problem_causes(explained(log)) == set()
