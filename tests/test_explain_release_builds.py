@@ -273,3 +273,44 @@ def test_tf0_positional_cross_entropy(function: str) -> None:
 def test_cross_entropy_named_in_a_sentence_is_not_a_call() -> None:
     log = "INFO: switched to softmax_cross_entropy_with_logits with named arguments everywhere\n"
     assert problem_causes(explained(log)) == set()
+
+
+@pytest.mark.parametrize(
+    ("message", "severity"),
+    [
+        pytest.param(
+            "TypeError: Could not build a TypeSpec for <KerasTensor: shape=(None, 64, 64, 8) "
+            "dtype=float32 (created by layer 'tf.math.multiply_3')> with type KerasTensor",
+            Severity.ERROR,
+            id="type-spec-24",
+        ),
+        pytest.param(
+            "TypeError: Could not build a TypeSpec for KerasTensor(type_spec=TensorSpec(shape="
+            "(None, 10), dtype=tf.float32, name=None), name='tf.nn.relu/Relu:0', description="
+            "\"created by layer 'tf.nn.relu'\") of unsupported type "
+            "<class 'tensorflow.python.keras.engine.keras_tensor.KerasTensor'>.",
+            Severity.ERROR,
+            id="type-spec-25",
+        ),
+        pytest.param(
+            "TypeError: Cannot convert a symbolic Keras input/output to a numpy array. This "
+            "error may indicate that you're trying to pass a symbolic value to a NumPy call, "
+            "which is not supported.",
+            Severity.WARNING,
+            id="numpy-array",
+        ),
+    ],
+)
+def test_keras_tensor_of_24_refused(message: str, severity: Severity) -> None:
+    found = [x for x in explained(message + "\n").findings if x.cause]
+    assert [(x.cause, x.severity) for x in found][:1] == [("api-default-changed", severity)]
+    assert "2.4" in fix_text(found[0])
+
+
+def test_keras3_tensor_type_spec_is_not_read_as_tf24() -> None:
+    log = (
+        "TypeError: Could not build a TypeSpec for <KerasTensor shape=(None, 3), dtype=float32, "
+        "sparse=False, name=keras_tensor> of unsupported type "
+        "<class 'keras.src.backend.common.keras_tensor.KerasTensor'>.\n"
+    )
+    assert "api-default-changed" not in problem_causes(explained(log))

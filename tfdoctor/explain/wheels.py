@@ -1601,12 +1601,18 @@ def _no_release_at_all(r: Revealed, hits: Sequence[Hits]) -> bool:
     )
 
 
+#: The signatures of TensorFlow 2.4's KerasTensors refusing what 2.3's symbolic tensors did.
+_KERAS_TENSOR_SIGNATURES = frozenset(
+    {"keras-tensor-not-dispatched", "keras-tensor-type-spec", "keras-tensor-numpy-conversion"}
+)
+
+
 def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # TensorFlow 2.11's optimizer, by what the log shows it met: a variable it was not built
     # with, or a device without XLA for its compiled step; TensorFlow 2.4's KerasTensors.
     if any(h.signature.id == "optimizer-unbuilt-variable" for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.optimizer_build_fix()
-    if any(h.signature.id == "keras-tensor-not-dispatched" for h in hits):
+    if any(h.signature.id in _KERAS_TENSOR_SIGNATURES for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.keras_tensors_fix(m)
     if any(h.signature.id == "numpy-load-allow-pickle" for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.numpy_allow_pickle_fix(m)
