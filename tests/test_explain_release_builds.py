@@ -212,7 +212,11 @@ def test_own_optimizer_written_for_optimizer_v2(cls: str, attr: str) -> None:
     [
         # TensorFlow 2.10 shown: OptimizerV2 is still tf.keras' Optimizer there.
         pytest.param(
-            _optimizer_member("AccumOptimizer", "_set_hyper", "tensorflow==2.10.1\n"),
+            _optimizer_member(
+                "AccumOptimizer",
+                "_set_hyper",
+                "$ pip freeze | grep tensorflow\ntensorflow==2.10.1\n",
+            ),
             id="tf-210-shown",
         ),
         # TensorFlow 1's own optimizer class never had Keras' members.
@@ -314,3 +318,46 @@ def test_keras3_tensor_type_spec_is_not_read_as_tf24() -> None:
         "<class 'keras.src.backend.common.keras_tensor.KerasTensor'>.\n"
     )
     assert "api-default-changed" not in problem_causes(explained(log))
+
+
+def _shape_value(code: str, owner: str = "int", head: str = "") -> str:
+    return (
+        f"{head}Traceback (most recent call last):\n"
+        '  File "/home/u/proj/attention.py", line 31, in build\n'
+        f"    {code}\n"
+        f"AttributeError: '{owner}' object has no attribute 'value'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(_shape_value("n_in = x.get_shape()[-1].value"), id="get-shape"),
+        pytest.param(_shape_value("self.dim = input_shape[2].value"), id="input-shape"),
+        pytest.param(_shape_value("batch = x.shape.dims[0].value", "NoneType"), id="dims-none"),
+    ],
+)
+def test_tf1_shape_value_under_tf2(log: str) -> None:
+    top = top_error(explained(log))
+    assert top.cause == "api-moved-to-compat-v1"
+    fix = fix_text(top)
+    assert "tf.compat.v1.disable_v2_tensorshape()" in fix
+    assert "tf.compat.dimension_value" in fix
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            _shape_value(
+                "n_in = x.get_shape()[-1].value",
+                head="$ pip freeze | grep tensorflow\ntensorflow==1.15.5\n",
+            ),
+            id="tf1-shown",
+        ),
+        pytest.param(_shape_value("total = counts[0].value"), id="not-a-shape"),
+        pytest.param("AttributeError: 'int' object has no attribute 'value'\n", id="no-line"),
+    ],
+)
+def test_shape_value_near_misses(log: str) -> None:
+    assert "api-moved-to-compat-v1" not in problem_causes(explained(log))

@@ -651,3 +651,24 @@ def numpy2_copy_fix(m: Machine) -> Fix:
         "own replace np.array(obj, copy=False) with np.asarray(obj).",
         m.install("numpy<2"),
     )
+
+
+#: Where TensorFlow 2 made a TensorShape's sizes plain ints: tensor_shape.py's V2 behaviour
+#: (enable_v2_tensorshape, on by default from 2.0; tf.compat.v1.disable_v2_tensorshape keeps
+#: TensorFlow 1's Dimension objects) and the migration guide's TensorShape section.
+SHAPE_VALUE_SOURCES: Final = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.0.0/tensorflow/python/framework/tensor_shape.py",
+    "https://www.tensorflow.org/guide/migrate/migrate_tf2",
+)
+
+
+def shape_value_fix() -> Fix:
+    """TensorFlow 1's ``x.shape[i].value`` under TensorFlow 2, whose TensorShape gives ints."""
+    return Fix(
+        "TensorFlow 2 gives a TensorShape's sizes as int (None where unknown), not TensorFlow "
+        "1's Dimension objects, which had .value: write x.shape[i] for x.shape[i].value "
+        "(tf.compat.dimension_value(x.shape[i]) reads both), or call "
+        "tf.compat.v1.disable_v2_tensorshape() at the start of the program to keep TensorFlow "
+        "1's Dimension objects.",
+        (),
+    )

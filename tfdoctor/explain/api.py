@@ -256,6 +256,8 @@ def api_use(
         # Nor a member of the name a rule is about (`tf.logging._logger` missing): the name
         # itself resolved, so its removal is not what raised.
         return None if _beyond_rule(knowledge, found, attr) else found
+    if (shape_value := _tf2_shape_value(tb, message, tf_version)) is not None:
+        return shape_value
     trainer = _trainer_refusal(message, knowledge)
     if trainer is not None:
         return trainer
@@ -280,6 +282,48 @@ def api_use(
     if layer is not None:
         return layer
     return _member_use(tb, message, knowledge)
+
+
+#: A static size read in TensorFlow 1's way, ``.value`` of a TensorShape's element as the
+#: source line writes it (``x.shape[1].value``, ``x.get_shape()[-1].value``,
+#: ``x.shape.dims[0].value``).
+_SHAPE_VALUE = re.compile(r"(?:shape|get_shape\(\))(?:\.dims)?\s*\[[^\]\n]*\]\s*\.value\b")
+
+
+def _tf2_shape_value(
+    tb: Traceback, message: str, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """TensorFlow 1's ``x.shape[i].value`` refused as an int's (or None's) missing ``value``,
+    where the source line printed reads a TensorShape's element so: TensorFlow 2's TensorShape
+    gives ints, TensorFlow 1's gave Dimension objects. None where the log shows a 1.x release
+    (its shapes have Dimension objects unless the program asked otherwise) or the line does
+    not read a shape's element."""
+    lacks = missing_attribute(message)
+    if lacks is None or lacks.name != "value" or lacks.owner not in ("int", "NoneType"):
+        return None
+    if tf_version is not None and version_key(tf_version) < (2, 0):
+        return None
+    code = tb.frames[-1].code if tb.frames else tb.code
+    if not code or not _SHAPE_VALUE.search(code):
+        return None
+    what = (
+        "The code reads a static size TensorFlow 1's way, `.value` of a TensorShape's element: "
+        "TensorFlow 2's TensorShape gives the size itself, an int (None where unknown), which "
+        f"has no `value` ({tb.type}: {tb.message})."
+    )
+    links = (
+        causes.code.SHAPE_VALUE_SOURCES + causes.CAUSES[causes.code.API_MOVED_TO_COMPAT_V1].links
+    )
+    verdict = Verdict(
+        "tf2-shape-element-int",
+        causes.code.API_MOVED_TO_COMPAT_V1,
+        Severity.ERROR,
+        what,
+        causes.code.shape_value_fix(),
+        links,
+        release="2.0",
+    )
+    return "TensorShape[i].value", verdict
 
 
 def _member_use(
