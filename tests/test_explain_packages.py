@@ -599,6 +599,17 @@ def test_keras2_code_beside_keras2_frames_is_no_keras3_reading(keras_frame: str)
             {"keras": "3.3.3"},
             id="shell-python-c-keras-zsh-prompt",
         ),
+        # TensorFlow's own spelling of a candidate and a nightly, in pip's.
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.__version__)"\n2.17.0-rc0\n',
+            {"tensorflow": "2.17.0rc0"},
+            id="shell-python-c-candidate-dash",
+        ),
+        pytest.param(
+            '$ python3 -c "import tensorflow as tf; print(tf.__version__)"\n2.16.0-dev20231109\n',
+            {"tensorflow": "2.16.0.dev20231109"},
+            id="shell-python-c-nightly-dash",
+        ),
     ],
 )
 def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:

@@ -361,3 +361,22 @@ def test_tf1_shape_value_under_tf2(log: str) -> None:
 )
 def test_shape_value_near_misses(log: str) -> None:
     assert "api-moved-to-compat-v1" not in problem_causes(explained(log))
+
+
+@pytest.mark.parametrize(
+    ("printed", "cause"),
+    [
+        pytest.param("2.16.0-dev20231109", "tf-build-regression", id="nightly"),
+        pytest.param("2.17.0-rc0", "tf-prerelease-regression", id="candidate"),
+    ],
+)
+def test_pre_release_printed_by_a_one_line_program(printed: str, cause: str) -> None:
+    log = (
+        '$ python -c "import tensorflow as tf; print(tf.__version__)"\n'
+        f"{printed}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/train.py", line 40, in <module>\n'
+        "    model.fit(ds, epochs=3)\n"
+        "TypeError: unsupported operand type(s) for |: 'OrderedDict' and 'OrderedDict'\n"
+    )
+    assert cause in problem_causes(explained(log))

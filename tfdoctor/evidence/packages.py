@@ -1161,7 +1161,10 @@ _SHELL_ECHO = re.compile(
     r"^[ \t]*(?:\([^()\n]*\)[ \t]*)?(?:[^\n\"';&|]*?[$#%>][ \t]*|![ \t]*)?"
     r"(?:python[\d.]*|py)(?:\.exe)?[ \t]+-c[ \t]+[\"'](?P<program>(?:(?!print\()[^\"'\n]){0,300}?)"
     r"\bprint\(\s*(?P<module>tf|tensorflow|np|numpy|keras)\.__version__\s*\)[; \t]*[\"'][ \t]*\r?\n"
-    r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)['\"]?[ \t]*\r?$",
+    r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)"
+    # TensorFlow's own pre-release suffix (2.17.0-rc0, a nightly's 2.16.0-dev20231109):
+    # tf_release_at reads it after the version.
+    r"(?:-(?:rc|dev|alpha|beta)\d+)?['\"]?[ \t]*\r?$",
     re.MULTILINE,
 )
 #: One ``import`` statement of a one-line program: its names, each with its ``as`` alias.
@@ -1336,8 +1339,9 @@ def tf_release_at(version: str, text: str, end: int) -> str:
 
 def _echoed_release(text: str, echo: re.Match[str]) -> str:
     """The release an echo shows, in pip's spelling: its version with the pre-release suffix
-    TensorFlow's own ``__version__`` writes after it."""
-    return tf_release_at(echo["version"], text, echo.end())
+    TensorFlow's own ``__version__`` writes right after it (a shell echo's match runs on to
+    the end of its line)."""
+    return tf_release_at(echo["version"], text, echo.end("version"))
 
 
 def _kernel_kept(text: str) -> Optional[StaleImport]:
