@@ -366,13 +366,29 @@ def test_shape_value_near_misses(log: str) -> None:
 @pytest.mark.parametrize(
     ("printed", "cause"),
     [
-        pytest.param("2.16.0-dev20231109", "tf-build-regression", id="nightly"),
-        pytest.param("2.17.0-rc0", "tf-prerelease-regression", id="candidate"),
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.__version__)"\n2.16.0-dev20231109',
+            "tf-build-regression",
+            id="one-line-program-nightly",
+        ),
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.__version__)"\n2.17.0-rc0',
+            "tf-prerelease-regression",
+            id="one-line-program-candidate",
+        ),
+        pytest.param(
+            "TensorFlow version: 2.16.0-dev20231109", "tf-build-regression", id="printed-nightly"
+        ),
+        pytest.param(
+            "tf.__version__ = 2.16.0-dev20231109", "tf-build-regression", id="dunder-nightly"
+        ),
+        pytest.param(
+            "TensorFlow version: 2.17.0-rc1", "tf-prerelease-regression", id="printed-candidate"
+        ),
     ],
 )
-def test_pre_release_printed_by_a_one_line_program(printed: str, cause: str) -> None:
+def test_pre_release_printed_by_the_program(printed: str, cause: str) -> None:
     log = (
-        '$ python -c "import tensorflow as tf; print(tf.__version__)"\n'
         f"{printed}\n"
         "Traceback (most recent call last):\n"
         '  File "/home/u/proj/train.py", line 40, in <module>\n'
@@ -380,3 +396,15 @@ def test_pre_release_printed_by_a_one_line_program(printed: str, cause: str) -> 
         "TypeError: unsupported operand type(s) for |: 'OrderedDict' and 'OrderedDict'\n"
     )
     assert cause in problem_causes(explained(log))
+
+
+def test_final_release_printed_is_no_nightly() -> None:
+    log = (
+        "TensorFlow version: 2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/train.py", line 40, in <module>\n'
+        "    model.fit(ds, epochs=3)\n"
+        "TypeError: unsupported operand type(s) for |: 'OrderedDict' and 'OrderedDict'\n"
+    )
+    causes = problem_causes(explained(log))
+    assert not causes & {"tf-build-regression", "tf-prerelease-regression"}

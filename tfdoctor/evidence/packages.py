@@ -1337,6 +1337,16 @@ def tf_release_at(version: str, text: str, end: int) -> str:
     return f"{version}{_PIP_MARK[suffix['kind']]}{suffix['number']}"
 
 
+def pip_spelled(version: str) -> str:
+    """TensorFlow's own spelling of a candidate's or a nightly's version (``2.17.0-rc0``,
+    ``2.16.0-dev20231109``) in pip's (``2.17.0rc0``, ``2.16.0.dev20231109``); any other
+    version as it is."""
+    suffix = _TF_SUFFIX.search(version)
+    if suffix is None:
+        return version
+    return tf_release_at(version[: suffix.start()], version, suffix.start())
+
+
 def _echoed_release(text: str, echo: re.Match[str]) -> str:
     """The release an echo shows, in pip's spelling: its version with the pre-release suffix
     TensorFlow's own ``__version__`` writes right after it (a shell echo's match runs on to

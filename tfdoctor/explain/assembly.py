@@ -12,6 +12,7 @@ from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.devices import DeviceListing, tf_cpu_image
+from tfdoctor.evidence.packages import pip_spelled
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -763,7 +764,8 @@ def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Find
         *(v for k, v in evidence.echoed.items() if k in TF_DISTRIBUTIONS),
         *(v for k, v in evidence.listed.items() if k in TF_DISTRIBUTIONS),
     }
-    if any(v.replace("-", "") != tf.version.replace("-", "") for v in named):
+    # Each in pip's spelling: a nightly's own 2.16.0-dev20231109 is 2.16.0.dev20231109.
+    if any(pip_spelled(v) != pip_spelled(tf.version) for v in named):
         return None
     return causes.unreleased_build_finding(
         machine,

@@ -48,7 +48,12 @@ from tfdoctor.evidence.macos import (
     python_machine,
     uname_darwin,
 )
-from tfdoctor.evidence.packages import installed_releases, mo_check_outcome, tf_installer
+from tfdoctor.evidence.packages import (
+    installed_releases,
+    mo_check_outcome,
+    pip_spelled,
+    tf_installer,
+)
 from tfdoctor.evidence.pip import (
     AbiTagsFound,
     Collected,
@@ -787,7 +792,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         stated["oom"] = oom[0]
     text = "\n".join(lines)
     return Revealed(
-        tf_version=evidence.first("tf_version", evidence_only=True)
+        tf_version=pip_spelled(evidence.first("tf_version", evidence_only=True) or "")
         or evidence.echoed.get("tensorflow")
         or _listed_tensorflow(evidence.listed)
         or _conda_tensorflow(evidence.conda_listed)
