@@ -599,6 +599,19 @@ def test_keras2_code_beside_keras2_frames_is_no_keras3_reading(keras_frame: str)
             {"keras": "3.3.3"},
             id="shell-python-c-keras-zsh-prompt",
         ),
+        # TensorFlow's own constant, 2.x's and 1.x's spelling.
+        pytest.param(
+            ">>> tf.version.VERSION\n'2.16.0-dev20231109'\n",
+            {"tensorflow": "2.16.0.dev20231109"},
+            id="repl-version-constant",
+        ),
+        pytest.param(
+            ">>> print(tf.VERSION)\n1.13.0-rc2\n",
+            {"tensorflow": "1.13.0rc2"},
+            id="repl-tf1-constant",
+        ),
+        # NumPy has no such constant.
+        pytest.param(">>> np.VERSION\n'1.26.4'\n", {}, id="repl-numpy-no-constant"),
         # TensorFlow's own spelling of a candidate and a nightly, in pip's.
         pytest.param(
             '$ python -c "import tensorflow as tf; print(tf.__version__)"\n2.17.0-rc0\n',

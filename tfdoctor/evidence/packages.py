@@ -1147,8 +1147,10 @@ _MODULES = {
 # as keras, which says so with "-tf" ('2.3.0-tf': tensorflow/python/keras/__init__.py), left out.
 _ECHO = re.compile(
     r"^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*)?(?:print\()?"
-    r"(?P<module>tf|tensorflow|np|numpy|keras)"
-    r"\.__version__\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?"
+    r"(?:(?P<module>tf|tensorflow|np|numpy|keras)\.__version__"
+    # TensorFlow's own constant: tf.version.VERSION (1.13 on), 1.x's tf.VERSION.
+    r"|(?P<tf_module>tf|tensorflow)\.(?:version\.)?VERSION)"
+    r"\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?"
     r"(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.]|-tf)",
     re.MULTILINE,
 )
@@ -1309,7 +1311,7 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
         if removed is None or removed["version"] == installed.version:
             continue
         echo = next(
-            (e for e in _ECHO.finditer(text, installed.end) if e["module"] in ("tf", "tensorflow")),
+            (e for e in _ECHO.finditer(text, installed.end) if _echoed_module(e) in _TF_MODULES),
             None,
         )
         if echo is not None and _echoed_release(text, echo) == removed["version"]:
@@ -1347,6 +1349,16 @@ def pip_spelled(version: str) -> str:
     return tf_release_at(version[: suffix.start()], version, suffix.start())
 
 
+#: The names a session binds TensorFlow to.
+_TF_MODULES = ("tf", "tensorflow")
+
+
+def _echoed_module(echo: re.Match[str]) -> str:
+    """The module an echo asked the version of: its ``__version__``'s, or TensorFlow's own
+    ``VERSION`` constant's (:data:`_ECHO`'s ``tf_module``)."""
+    return echo["module"] or echo.groupdict().get("tf_module") or ""
+
+
 def _echoed_release(text: str, echo: re.Match[str]) -> str:
     """The release an echo shows, in pip's spelling: its version with the pre-release suffix
     TensorFlow's own ``__version__`` writes right after it (a shell echo's match runs on to
@@ -1362,7 +1374,7 @@ def _kernel_kept(text: str) -> Optional[StaleImport]:
         if note is None:
             return None
         echo = next(
-            (e for e in _ECHO.finditer(text, note.end()) if e["module"] in ("tf", "tensorflow")),
+            (e for e in _ECHO.finditer(text, note.end()) if _echoed_module(e) in _TF_MODULES),
             None,
         )
         if echo is not None and _echoed_release(text, echo) != installed.version:
@@ -1384,11 +1396,11 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
         if "GIT_VERSION" in text:
             for m in _TEMPLATE_ECHO.finditer(text):
                 out.setdefault("tensorflow", _echoed_release(text, m))
-        if "__version__" not in text:
+        if "__version__" not in text and "VERSION" not in text:
             continue
         for m in sorted((*_ECHO.finditer(text), *_shell_echoes(text)), key=lambda m: m.start()):
             # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
-            dist = _MODULES[m["module"]]
+            dist = _MODULES[_echoed_module(m)]
             out.setdefault(dist, _echoed_release(text, m) if dist == "tensorflow" else m["version"])
     return out
 
