@@ -15,10 +15,15 @@ become the cause.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.explaining import explained, fix_text, problem_causes, top_error
+from tfdoctor.evidence.packages import pip_spelled
+from tfdoctor.explain.api import _SHAPE_VALUE
 from tfdoctor.findings import Severity
+from tfdoctor.signatures import load_signatures
 
 _PLATFORM_BUG = "tf-release-platform-bug"
 
@@ -83,6 +88,51 @@ def test_build_that_does_not_run_on_its_platform(log: str, words: tuple[str, ...
 
 
 @pytest.mark.parametrize(
+    "library",
+    [
+        # tflite_flutter's bundled C library: the plugin chooses it, not build.gradle.
+        pytest.param("/data/app/com.acme.flutter-1/lib/arm64/libtensorflowlite_c.so", id="c-api"),
+        # A library the app's developer built from TensorFlow's sources.
+        pytest.param("/data/app/com.acme.scanner-1/lib/arm/libtensorflowlite.so", id="self-built"),
+    ],
+)
+def test_android_tflite_library_outside_gradle_archives(library: str) -> None:
+    log = (
+        "E/AndroidRuntime: java.lang.UnsatisfiedLinkError: dlopen failed: cannot locate symbol "
+        f'"__register_atfork" referenced by "{library}"...\n'
+    )
+    top = top_error(explained(log))
+    assert top.cause == _PLATFORM_BUG
+    fix = fix_text(top)
+    assert "org.tensorflow:tensorflow-lite" not in fix
+    assert "build.gradle" not in fix
+    file = library.rsplit("/", 1)[-1]
+    for word in ("if it ran on this device", "rebuild", "minSdkVersion", file):
+        assert word in fix
+
+
+def test_android_gradle_release_before_is_not_said_to_have_run() -> None:
+    fix = fix_text(top_error(explained(_ANDROID_ATFORK)))
+    assert "which ran on the device" not in fix
+    assert "if it ran on this device" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("x" * 1_800_000 + " undefined symbol: _ZN6tflite3fooEv", id="one-token"),
+        pytest.param("/tflite_runtime/" * 110_000 + " undefined symbol: _ZN6tflite", id="paths"),
+    ],
+)
+def test_tflite_wrapper_symbol_pattern_on_a_long_line(line: str) -> None:
+    found = {s.id: s for s in load_signatures().signatures}
+    pattern = found["tflite-wrapper-own-symbol-undefined"].pattern
+    start = time.perf_counter()
+    pattern.search(line)
+    assert time.perf_counter() - start < 3
+
+
+@pytest.mark.parametrize(
     "log",
     [
         # Two TFLite releases' libraries: the GPU delegate asks the interpreter's for TFLite's
@@ -141,7 +191,7 @@ def _py2(code: str, attr: str, path: str = "seg.py") -> str:
     [
         pytest.param(
             _py2("net = gen_array_ops._concat(0, [a, b])", "_concat"),
-            "tf.python.ops.gen_array_ops._concat",
+            "gen_array_ops._concat",
             {"api-removed"},
             id="own-code",
         ),
@@ -150,13 +200,13 @@ def _py2(code: str, attr: str, path: str = "seg.py") -> str:
                 "return tf.where(0. < grad, gen_nn_ops._relu_grad(grad, op.outputs[0]), grad)",
                 "_relu_grad",
             ),
-            "tf.python.ops.gen_nn_ops._relu_grad",
+            "gen_nn_ops._relu_grad",
             {"api-removed"},
             id="beside-public-names",
         ),
         pytest.param(
             _py2("y = gen_math_ops.add(gen_nn_ops._relu_grad(g, x), b)", "_relu_grad"),
-            "tf.python.ops.gen_nn_ops._relu_grad",
+            "gen_nn_ops._relu_grad",
             {"api-removed"},
             id="second-wrapper-on-line",
         ),
@@ -166,7 +216,7 @@ def _py2(code: str, attr: str, path: str = "seg.py") -> str:
                 "_conv2d",
                 "/usr/local/lib/python2.7/dist-packages/tflearn/layers/conv.py",
             ),
-            "tf.python.ops.gen_nn_ops._conv2d",
+            "gen_nn_ops._conv2d",
             {"api-removed", "companion-mismatch"},
             id="installed-library",
         ),
@@ -175,7 +225,62 @@ def _py2(code: str, attr: str, path: str = "seg.py") -> str:
 def test_python2_generated_op_wrapper_missing(log: str, name: str, causes: set[str]) -> None:
     report = explained(log)
     assert problem_causes(report) == causes
-    assert any(name in x.summary for x in report.findings)
+    assert any(f"`{name}`" in x.summary for x in report.findings)
+    # The module's name alone does not say whose it is: 1.x's contrib packages had their own.
+    assert not any("python.ops" in x.summary for x in report.findings)
+
+
+_CONTRIB_TRANSFORM = """\
+Traceback (most recent call last):
+  File "augment.py", line 21, in <module>
+    out = tf.contrib.image.transform(images, transforms)
+  File "/usr/local/lib/python2.7/dist-packages/tensorflow/contrib/image/python/ops/image_ops.py", line 254, in transform
+    output = gen_image_ops.image_projective_transform(
+AttributeError: 'module' object has no attribute 'image_projective_transform'
+"""  # noqa: E501 - a frame's line is one line
+
+
+@pytest.mark.parametrize(
+    ("log", "name"),
+    [
+        # Named alone: TensorFlow's gen_image_ops or contrib image's, the log does not say.
+        pytest.param(
+            _py2(
+                "y = gen_image_ops.image_projective_transform(x, m)", "image_projective_transform"
+            ),
+            "`gen_image_ops.image_projective_transform`",
+            id="alone",
+        ),
+        # The frame using it lies in contrib image's package: its own ops module.
+        pytest.param(
+            _CONTRIB_TRANSFORM,
+            "tf.contrib.image.ops.gen_image_ops.image_projective_transform",
+            id="contrib-frame",
+        ),
+        # The import printed names the module.
+        pytest.param(
+            _py2(
+                "from tensorflow.contrib.rnn.ops import gen_lstm_ops; gen_lstm_ops.block_lstm(x)",
+                "block_lstm",
+            ),
+            "contrib.rnn.ops.gen_lstm_ops.block_lstm",
+            id="printed-import",
+        ),
+        # TensorFlow's own python/ops code uses its own wrappers.
+        pytest.param(
+            _py2(
+                "return gen_nn_ops._relu_grad(grad, op.outputs[0])",
+                "_relu_grad",
+                "/usr/local/lib/python2.7/dist-packages/tensorflow/python/ops/nn_grad.py",
+            ),
+            "tf.python.ops.gen_nn_ops._relu_grad",
+            id="tensorflow-frame",
+        ),
+    ],
+)
+def test_generated_op_wrappers_module_named_as_the_log_shows(log: str, name: str) -> None:
+    report = explained(log)
+    assert any(name in x.summary for x in report.findings), [x.summary for x in report.findings]
 
 
 def test_python2_module_of_another_name_is_not_read_as_tensorflow() -> None:
@@ -333,7 +438,14 @@ def _shape_value(code: str, owner: str = "int", head: str = "") -> str:
     "log",
     [
         pytest.param(_shape_value("n_in = x.get_shape()[-1].value"), id="get-shape"),
-        pytest.param(_shape_value("self.dim = input_shape[2].value"), id="input-shape"),
+        pytest.param(
+            _shape_value(
+                "self.dim = input_shape[2].value",
+                head="$ pip freeze | grep tensorflow\ntensorflow==2.4.1\n",
+            ),
+            id="input-shape-tf-shown",
+        ),
+        pytest.param(_shape_value("d = tf.shape(x)[0] + x.shape[1].value"), id="tf-on-line"),
         pytest.param(_shape_value("batch = x.shape.dims[0].value", "NoneType"), id="dims-none"),
     ],
 )
@@ -357,10 +469,38 @@ def test_tf1_shape_value_under_tf2(log: str) -> None:
         ),
         pytest.param(_shape_value("total = counts[0].value"), id="not-a-shape"),
         pytest.param("AttributeError: 'int' object has no attribute 'value'\n", id="no-line"),
+        # No TensorFlow in the log: pandas' and NumPy's shapes are tuples of ints.
+        pytest.param(_shape_value("n = df.shape[0].value"), id="pandas"),
+        pytest.param(_shape_value("h = img.shape[0].value"), id="numpy"),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/proj/train.py", line 40, in <module>\n'
+            "    out = model(batch)\n"
+            '  File "/usr/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1501, '
+            "in _call_impl\n"
+            "    return forward_call(*args, **kwargs)\n"
+            '  File "/home/u/proj/net.py", line 12, in forward\n'
+            "    n = x.shape[1].value\n"
+            "AttributeError: 'int' object has no attribute 'value'\n",
+            id="torch",
+        ),
     ],
 )
 def test_shape_value_near_misses(log: str) -> None:
     assert "api-moved-to-compat-v1" not in problem_causes(explained(log))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("shape[" * 60_000, id="open-brackets"),
+        pytest.param("x.get_shape() [" * 60_000, id="get-shape-open"),
+    ],
+)
+def test_shape_value_pattern_on_a_long_line(line: str) -> None:
+    start = time.perf_counter()
+    _SHAPE_VALUE.search(line)
+    assert time.perf_counter() - start < 3
 
 
 @pytest.mark.parametrize(
@@ -396,6 +536,34 @@ def test_pre_release_printed_by_the_program(printed: str, cause: str) -> None:
         "TypeError: unsupported operand type(s) for |: 'OrderedDict' and 'OrderedDict'\n"
     )
     assert cause in problem_causes(explained(log))
+
+
+@pytest.mark.parametrize(
+    ("sid", "printed", "release"),
+    [
+        pytest.param("tf-version-dunder", "tf.__version__ = 2.0.0-alpha0", "2.0.0a0", id="alpha"),
+        pytest.param("tf-version-print", "TensorFlow version: 2.0.0-beta1", "2.0.0b1", id="beta"),
+        pytest.param("tf-version-print", "TensorFlow version: 2.17.0rc0", "2.17.0rc0", id="pip-rc"),
+        pytest.param(
+            "tf-version-dunder",
+            "tf.__version__ = 2.16.0.dev20231109",
+            "2.16.0.dev20231109",
+            id="pip-dev",
+        ),
+    ],
+)
+def test_printed_pre_release_of_each_kind_is_read_whole(
+    sid: str, printed: str, release: str
+) -> None:
+    found = {s.id: s for s in load_signatures().signatures}
+    read = found[sid].pattern.search(printed)
+    assert read is not None
+    assert pip_spelled(read["tf_version"]) == release
+
+
+def test_printed_version_with_an_unknown_suffix_is_not_read() -> None:
+    found = {s.id: s for s in load_signatures().signatures}
+    assert found["tf-version-dunder"].pattern.search("tf.__version__ = 2.0.0-gamma0") is None
 
 
 def test_final_release_printed_is_no_nightly() -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Optional
 
 from tfdoctor.evidence.frameworks import CUPY_OUT_OF_MEMORY_WORDS
 from tfdoctor.evidence.installer import PIP_WORDS, PIPTOOLS_WORDS, POETRY_WORDS, UV_WORDS
+from tfdoctor.evidence.packages import TF_PRINTED_SUFFIX
 from tfdoctor.evidence.tflog import (
     INVALID_DEVICE_FUNCTION_WORDS,
     NO_KERNEL_IMAGE_WORDS,
@@ -62,6 +63,9 @@ PATTERN_PARTS: Mapping[str, str] = {
     "{{invalid_device_function}}": "(?:" + INVALID_DEVICE_FUNCTION_WORDS + ")",
     # CuPy's out-of-memory words: the evidence layer reads the same ones as its GPU work.
     "{{cupy_out_of_memory}}": "(?:" + CUPY_OUT_OF_MEMORY_WORDS + ")",
+    # TensorFlow's pre-release suffixes a printed version carries: the evidence layer reads
+    # the same kinds in a session's echo.
+    "{{tf_suffix}}": TF_PRINTED_SUFFIX,
 }
 
 

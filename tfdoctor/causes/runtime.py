@@ -1688,27 +1688,46 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
 _WRAPPER_DISTRIBUTIONS: Final = (("tflite_runtime", "tflite-runtime"), ("tensorflow", "tensorflow"))
 
 
-#: The native libraries of TensorFlow Lite's Android archives (tensorflow-lite's
-#: libtensorflowlite_jni.so, its GPU and Flex delegates' libtensorflowlite_gpu_jni.so and
-#: libtensorflowlite_flex_jni.so): an app's library, loaded by Android's linker.
+#: A TensorFlow Lite native library an Android app loads (Android's linker names it): one of
+#: TFLite's Android archives, or one a plugin bundles or the app's developer built
+#: (tflite_flutter's libtensorflowlite_c.so, a self-built libtensorflowlite.so).
 _ANDROID_LIBRARY: Final = re.compile(r"libtensorflowlite\w*\.so$")
+#: The native libraries of TensorFlow Lite's Android archives, which the app's Gradle build
+#: pulls in: tensorflow-lite's libtensorflowlite_jni.so, its GPU and Flex delegates'
+#: libtensorflowlite_gpu_jni.so and libtensorflowlite_flex_jni.so.
+_GRADLE_LIBRARY: Final = re.compile(r"libtensorflowlite(?:_gpu|_flex)?_jni\.so$")
 
 
 def platform_build_fix(library: Optional[str], symbol: Optional[str]) -> Fix:
     """A build's native library asking for code its platform lacks: for an Android library
     of TFLite's archives, the TFLite release before or a minSdkVersion that keeps the app off
-    those devices; for TFLite's Python interpreter wrapper (``symbol`` of TFLite's own
-    namespace), another build of the package, since this one left the code out."""
+    those devices (for another TFLite library of the app, that library's release before or a
+    rebuild); for TFLite's Python interpreter wrapper (``symbol`` of TFLite's own namespace),
+    another build of the package, since this one left the code out."""
     if library is not None and _ANDROID_LIBRARY.search(library):
         name = symbol or "a system function"
+        file = library.rsplit("/", 1)[-1]
+        said = (
+            f"The app's TensorFlow Lite native library ({file}) calls {name}, which this "
+            "device's Android system libraries do not define: that build was made for a later "
+            "Android API level than the device runs."
+        )
+        if _GRADLE_LIBRARY.search(library):
+            return Fix(
+                f"{said} Keep the org.tensorflow:tensorflow-lite release before it, if it ran on "
+                "this device, in the app's build.gradle dependencies (or a later release built "
+                "for the device's API level), or raise the app's minSdkVersion to the API level "
+                f"that defines {name} so older devices do not install it.",
+                (),
+            )
+        # Not one of TFLite's Gradle archives: a plugin's bundled library (tflite_flutter's
+        # libtensorflowlite_c.so) or one built by hand, which build.gradle does not choose.
         return Fix(
-            f"The app's TensorFlow Lite native library ({library.rsplit('/', 1)[-1]}) calls "
-            f"{name}, which this device's Android system libraries do not define: that TFLite "
-            "release was built for a later Android API level than the device runs. Keep the "
-            "org.tensorflow:tensorflow-lite release before it, which ran on the device, in the "
-            "app's build.gradle dependencies (or a later release built for the device's API "
-            "level), or raise the app's minSdkVersion to the API level that defines "
-            f"{name} so older devices do not install it.",
+            f"{said} Use the release of whatever supplies {file} (the plugin that bundles it, "
+            "or your own build) before it, if it ran on this device, rebuild it for the "
+            "device's API level (the Android NDK's minimum platform of the build), or raise "
+            f"the app's minSdkVersion to the API level that defines {name} so older devices do "
+            "not install it.",
             (),
         )
     where = library or "the interpreter wrapper"

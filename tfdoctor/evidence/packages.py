@@ -1155,6 +1155,22 @@ _ECHO = re.compile(
     re.MULTILINE,
 )
 
+#: How pip writes each suffix TensorFlow's own ``__version__`` adds to a pre-release
+#: (version.h's TF_VERSION_SUFFIX: ``2.16.0-rc0``, a nightly's ``2.16.0-dev20231103``, 2.0's
+#: previews' ``2.0.0-alpha0`` and ``2.0.0-beta1``), by kind: PEP 440's normal form, its
+#: "Pre-release spelling" and "Development release separators"
+#: (https://peps.python.org/pep-0440/#normalization): ``2.16.0rc0``, ``2.16.0.dev20231103``,
+#: ``2.0.0a0``, ``2.0.0b1``.
+_PIP_MARK = {"rc": "rc", "dev": ".dev", "alpha": "a", "beta": "b"}
+#: The kinds of those suffixes: one list for the echoes read here and the printed versions
+#: the signatures read (signatures.py's ``{{tf_suffix}}``).
+TF_SUFFIX_KINDS = tuple(_PIP_MARK)
+#: TensorFlow's own suffix of a pre-release; the echo's version ends before it.
+_TF_SUFFIX = re.compile(rf"-(?P<kind>{'|'.join(TF_SUFFIX_KINDS)})(?P<number>\d+)")
+#: The version a program printed may carry any of them in TensorFlow's spelling, or a
+#: candidate's or a nightly's in pip's (``2.17.0rc0``, ``2.16.0.dev20231109``).
+TF_PRINTED_SUFFIX = rf"(?:-(?:{'|'.join(TF_SUFFIX_KINDS)})\d+|rc\d+|\.dev\d+)"
+
 #: A shell's one-line program printing one version (``python -c "import tensorflow as tf;
 #: print(tf.__version__)"``), typed at a prompt (``$``, ``#``, ``%``, ``C:\\work>``, a notebook's
 #: ``!``), and what it printed alone on the next line. A program printing more than one value
@@ -1166,7 +1182,7 @@ _SHELL_ECHO = re.compile(
     r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)"
     # TensorFlow's own pre-release suffix (2.17.0-rc0, a nightly's 2.16.0-dev20231109):
     # tf_release_at reads it after the version.
-    r"(?:-(?:rc|dev|alpha|beta)\d+)?['\"]?[ \t]*\r?$",
+    rf"(?:{_TF_SUFFIX.pattern})?['\"]?[ \t]*\r?$",
     re.MULTILINE,
 )
 #: One ``import`` statement of a one-line program: its names, each with its ``as`` alias.
@@ -1319,16 +1335,6 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
     return None
 
 
-#: What TensorFlow's own ``__version__`` adds to a pre-release (version.h's
-#: TF_VERSION_SUFFIX: ``2.16.0-rc0``, a nightly's ``2.16.0-dev20231103``, 2.0's previews'
-#: ``2.0.0-alpha0`` and ``2.0.0-beta1``); the echo's version ends before it.
-_TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev|alpha|beta)(?P<number>\d+)")
-#: How pip writes each of those suffixes (PEP 440's normal form, its "Pre-release spelling"
-#: and "Development release separators": https://peps.python.org/pep-0440/#normalization):
-#: ``2.16.0rc0``, ``2.16.0.dev20231103``, ``2.0.0a0``, ``2.0.0b1``.
-_PIP_MARK = {"rc": "rc", "dev": ".dev", "alpha": "a", "beta": "b"}
-
-
 def tf_release_at(version: str, text: str, end: int) -> str:
     """TensorFlow's ``version`` as pip spells it, with the pre-release suffix TensorFlow's own
     ``__version__`` writes right after it at ``end`` of ``text`` (``2.16.0`` then
@@ -1350,7 +1356,7 @@ def pip_spelled(version: str) -> str:
 
 
 #: The names a session binds TensorFlow to.
-_TF_MODULES = ("tf", "tensorflow")
+_TF_MODULES = tuple(m for m, dist in _MODULES.items() if dist == "tensorflow")
 
 
 def _echoed_module(echo: re.Match[str]) -> str:

@@ -286,8 +286,26 @@ def api_use(
 
 #: A static size read in TensorFlow 1's way, ``.value`` of a TensorShape's element as the
 #: source line writes it (``x.shape[1].value``, ``x.get_shape()[-1].value``,
-#: ``x.shape.dims[0].value``).
-_SHAPE_VALUE = re.compile(r"(?:shape|get_shape\(\))(?:\.dims)?\s*\[[^\]\n]*\]\s*\.value\b")
+#: ``x.shape.dims[0].value``); ``shorthand`` where it is a bare ``shape[i]``, which pandas'
+#: and NumPy's shapes (tuples) and PyTorch's Size are indexed by too. Bounded: a long line
+#: of ``shape[`` tried at each one must not cost its square.
+_SHAPE_VALUE = re.compile(
+    r"(?:get_shape\(\)|shape(?P<dims>\.dims)?)\s{0,8}\[[^\]\n]{0,200}\]\s{0,8}\.value\b"
+)
+#: A TensorFlow module's name used on the source line (``tf.shape``, ``tensorflow.keras``).
+_TF_ON_LINE = re.compile(r"(?<![\w.])(?:tf|tensorflow)\.\w")
+#: The installed packages whose frames show TensorFlow at work.
+_TF_AT_WORK: Final = ("tensorflow", "tensorflow_core", "tf_keras", "keras")
+
+
+def _tensorflow_at_work(tb: Traceback, code: str, tf_version: Optional[str]) -> bool:
+    """Whether the log shows TensorFlow running the code: a TensorFlow release shown, a
+    frame of TensorFlow's (or Keras') installed files, or a TensorFlow name on the line."""
+    return (
+        tf_version is not None
+        or any(installed_package(f.path) in _TF_AT_WORK for f in tb.frames)
+        or _TF_ON_LINE.search(code) is not None
+    )
 
 
 def _tf2_shape_value(
@@ -296,15 +314,21 @@ def _tf2_shape_value(
     """TensorFlow 1's ``x.shape[i].value`` refused as an int's (or None's) missing ``value``,
     where the source line printed reads a TensorShape's element so: TensorFlow 2's TensorShape
     gives ints, TensorFlow 1's gave Dimension objects. None where the log shows a 1.x release
-    (its shapes have Dimension objects unless the program asked otherwise) or the line does
-    not read a shape's element."""
+    (its shapes have Dimension objects unless the program asked otherwise), the line does
+    not read a shape's element, or reads a bare ``shape[i]`` with no sign of TensorFlow."""
     lacks = missing_attribute(message)
     if lacks is None or lacks.name != "value" or lacks.owner not in ("int", "NoneType"):
         return None
     if tf_version is not None and version_key(tf_version) < (2, 0):
         return None
     code = tb.frames[-1].code if tb.frames else tb.code
-    if not code or not _SHAPE_VALUE.search(code):
+    read = _SHAPE_VALUE.search(code) if code else None
+    if read is None:
+        return None
+    # A bare ``shape[i].value`` is TensorShape's only where TensorFlow is at work:
+    # ``df.shape[0].value`` of pandas, or a PyTorch traceback's, is another mistake.
+    bare = not read.group(0).startswith("get_shape") and not read["dims"]
+    if bare and not _tensorflow_at_work(tb, code, tf_version):
         return None
     what = (
         "The code reads a static size TensorFlow 1's way, `.value` of a TensorShape's element: "
@@ -2905,11 +2929,42 @@ def _ranked_unshown(
 
 
 #: A use of a module of TensorFlow's generated op wrappers by its own name (``gen_nn_ops.X``):
-#: tf_gen_op_wrapper_py writes each op library's wrappers as tensorflow/python/ops/gen_*_ops.py
-#: (tensorflow/tensorflow.bzl), a name no other library's modules take. Which wrappers a
-#: module has, and which are hidden behind a leading underscore, changes between releases
-#: (python_op_gen.cc: the hidden ops' list).
+#: tf_gen_op_wrapper_py writes each op library's wrappers as a gen_*_ops.py module
+#: (tensorflow/tensorflow.bzl): TensorFlow's own in tensorflow/python/ops, and 1.x's contrib
+#: packages' in their own ops folders (tensorflow/contrib/image/ops/gen_image_ops.py, contrib
+#: rnn's gen_lstm_ops.py), so the name alone does not say which package's module it is.
+#: Which wrappers a module has, and which are hidden behind a leading underscore, changes
+#: between releases (python_op_gen.cc: the hidden ops' list).
 _GENERATED_OPS = re.compile(r"(?<![\w.])(?P<module>gen_[a-z0-9_]+_ops)\.(?P<attr>[A-Za-z_]\w*)\b")
+#: The folder of TensorFlow's tree a frame's file lies in whose generated op wrappers it
+#: uses: TensorFlow's own python/ tree (tensorflow/python/ops), or a 1.x contrib package's
+#: (tensorflow/contrib/image/ops).
+_GENERATED_HOME = re.compile(
+    r"[/\\]tensorflow[/\\](?:(?P<python>python)|contrib[/\\](?P<contrib>\w+))[/\\]"
+)
+
+
+def _generated_ops_module(tb: Traceback, module: str) -> str:
+    """The whole name of the generated op wrappers' module ``module`` (``gen_image_ops``) a
+    traceback uses, where a printed import (``from tensorflow.contrib.image.ops import
+    gen_image_ops``) or the path of the frame using it names its package; ``module`` alone
+    where neither does."""
+    codes = [c for c in (tb.code, *(f.code for f in tb.frames)) if c]
+    for code in codes:
+        imported = re.search(
+            rf"\bfrom\s+(?P<package>[\w.]+)\s+import\s+(?:[\w\s,]*,\s*)?{module}\b|"
+            rf"\bimport\s+(?P<dotted>[\w.]+)\.{module}\b",
+            code,
+        )
+        if imported is not None:
+            return f"{imported['package'] or imported['dotted']}.{module}"
+    user = next((f for f in reversed(tb.frames) if f.code and f"{module}." in f.code), None)
+    home = _GENERATED_HOME.search(user.path) if user is not None else None
+    if home is None:
+        return module
+    if home["python"]:
+        return f"tensorflow.python.ops.{module}"
+    return f"tensorflow.contrib.{home['contrib']}.ops.{module}"
 
 
 def _py2_attribute(message: str) -> Optional[str]:
@@ -4003,8 +4058,10 @@ _RELEASE_ROOTS = TF_OWN - {"tensorboard"}
 def _missing_release_name(tb: Traceback) -> Optional[str]:
     """The dotted name (``tf.logging._logger``, ``keras.utils.get_file``) an exception says a
     TensorFlow or Keras module lacks, where the message, or the source line the traceback
-    printed, names the module; None for any other exception, a module of the package's own
-    import (an incomplete install, read elsewhere), or the package itself missing."""
+    printed, names the module (a generated op wrappers' module whose package the traceback
+    does not show by its own name: ``gen_image_ops.X``); None for any other exception, a
+    module of the package's own import (an incomplete install, read elsewhere), or the
+    package itself missing."""
     message = _as_printed(tb.message)
     if _not_the_release(tb) or own_module_missing(tb) or keras_own_missing(tb):
         return None
@@ -4038,15 +4095,16 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
         used = re.search(rf"\b((?:tf|tensorflow|keras)(?:\.\w+)*)\.{attr}\b", code)
         if used is None:
             # TensorFlow's generated op wrappers, by the name TensorFlow gives their module
-            # (gen_nn_ops._relu_grad): the module is TensorFlow's tensorflow.python.ops one.
-            module = next(
-                (
-                    f"tensorflow.python.ops.{g.group('module')}"
-                    for g in _GENERATED_OPS.finditer(code)
-                    if g.group("attr") == attr
-                ),
-                "",
+            # (gen_nn_ops._relu_grad): TensorFlow's own or a contrib package's, named whole
+            # where the traceback shows which, else by the module's name alone.
+            generated = next(
+                (g.group("module") for g in _GENERATED_OPS.finditer(code) if g["attr"] == attr),
+                None,
             )
+            if generated is not None:
+                module = _generated_ops_module(tb, generated)
+                if module == generated:
+                    return f"{module}.{attr}"
         # A ``from M import X`` statement printed names the module that lacks X; a line may
         # hold several statements, each ended by ``;`` (Python's simple_stmts).
         imported = (imported_from(part, attr) for line in lines for part in line.split(";"))
@@ -4075,7 +4133,8 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     name = _missing_release_name(tb)
     if name is None:
         return []
-    keras = not name.startswith("tf.")
+    # A generated op wrappers' module named alone (gen_image_ops.X) is TensorFlow's too.
+    keras = not name.startswith("tf.") and _GENERATED_OPS.match(name) is None
     product = "Keras" if keras else "TensorFlow"
     dists = "tensorflow keras" if keras else "tensorflow"
     releases = name_releases(name)
