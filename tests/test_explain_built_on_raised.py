@@ -64,6 +64,26 @@ AttributeError: 'Options' object has no attribute 'experimental_io_device'
 """
 
 
+#: Transformers' TensorFlow code (its ``modeling_tf_*`` files) and its PyTorch code.
+_HF = "/home/kai/venv/lib/python3.9/site-packages/transformers"
+_HF_TF = f"""Traceback (most recent call last):
+  File "/home/kai/train.py", line 21, in <module>
+    model = TFAutoModelForSequenceClassification.from_pretrained("bert-base-cased")
+  File "{_HF}/models/auto/auto_factory.py", line 484, in from_pretrained
+    return model_class.from_pretrained(
+  File "{_HF}/modeling_tf_utils.py", line 2904, in from_pretrained
+    model.build_in_name_scope()
+AttributeError: 'TFBertForSequenceClassification' object has no attribute 'build_in_name_scope'
+"""
+_HF_TORCH = f"""Traceback (most recent call last):
+  File "/home/kai/train.py", line 21, in <module>
+    model = AutoModel.from_pretrained("bert-base-uncased")
+  File "{_HF}/modeling_utils.py", line 3120, in from_pretrained
+    model.tie_weights()
+AttributeError: 'BertModel' object has no attribute 'tie_weights'
+"""
+
+
 @pytest.mark.parametrize(
     ("log", "dist", "raised"),
     [
@@ -71,6 +91,7 @@ AttributeError: 'Options' object has no attribute 'experimental_io_device'
         pytest.param(_TFP, "tensorflow-probability", "NotImplementedError", id="tfp-base-class"),
         pytest.param(_MAGENTA, "magenta", "TypeError", id="magenta-calls-tensorflow"),
         pytest.param(_HUB, "tensorflow-hub", "AttributeError", id="hub-windows-paths"),
+        pytest.param(_HF_TF, "transformers", "AttributeError", id="transformers-tf-code"),
     ],
 )
 def test_a_library_built_on_tensorflow_raising_is_its_release(
@@ -121,6 +142,7 @@ AttributeError: 'DataFrame' object has no attribute 'to_numpy'
 """,
             id="library-not-built-on-tensorflow",
         ),
+        pytest.param(_HF_TORCH, id="transformers-pytorch-code"),
     ],
 )
 def test_no_release_candidate_elsewhere(log: str) -> None:
@@ -141,3 +163,50 @@ def test_a_companion_installed_cleanly_stays_quiet() -> None:
         "2.15.0\n"
     )
     assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings)
+
+
+_EPOCHS = (
+    "Epoch 1/2\n"
+    "100/100 [==============================] - 3s 20ms/step - loss: 0.6931\n"
+    "Epoch 2/2\n"
+    "100/100 [==============================] - 2s 19ms/step - loss: 0.5210\n"
+)
+_TFP_BACKEND = "/srv/venv/lib/python3.10/site-packages/tensorflow_probability/python/internal"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            f"""Traceback (most recent call last):
+  File "/srv/app/features.py", line 12, in <module>
+    from tensorflow_probability.python.internal import backend
+  File "{_TFP_BACKEND}/backend/__init__.py", line 19, in <module>
+    from tensorflow_probability.python.internal.backend import numpy as np_backend
+AttributeError: module 'numpy' has no attribute 'bool8'
+Falling back to the TensorFlow backend.
+{_EPOCHS}""",
+            id="logged-and-went-on",
+        ),
+        pytest.param(
+            """Traceback (most recent call last):
+  File "/srv/app/features.py", line 12, in <module>
+    import tensorflow_hub as hub
+  File "/srv/venv/lib/python3.10/site-packages/tensorflow_hub/__init__.py", line 90, in <module>
+    from tensorflow_hub.estimator import LatestModuleExporter
+ImportError: cannot import name 'LatestModuleExporter' from partially initialized module \
+'tensorflow_hub.estimator' (most likely due to a circular import)
+""",
+            id="circular-import",
+        ),
+    ],
+)
+def test_no_release_question_where_the_words_or_the_run_say_otherwise(log: str) -> None:
+    """A run that went on after the exception makes the candidate a note; a module asked while
+    it was still importing is no release's lack."""
+    report = explained(log)
+    assert all(
+        x.severity.rank <= Severity.INFO.rank
+        for x in report.findings
+        if x.cause == "companion-mismatch"
+    )

@@ -759,10 +759,14 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
 
 def _built_on_raised(evidence: Evidence, machine: Machine) -> Optional[Finding]:
     """explain.interface's reading of an exception a library built on TensorFlow raised in its
-    own code; loaded only for a log whose exceptions need it (it reads the API listings)."""
+    own code (a note where the run went on after it); loaded only for a log whose exceptions
+    need it (it reads the API listings)."""
     from tfdoctor.explain.interface import built_on_raised_candidate  # noqa: PLC0415
 
-    return built_on_raised_candidate(evidence.tracebacks, machine)
+    found = built_on_raised_candidate(evidence.tracebacks, machine)
+    # The run went on after it (a library logged it and the work was done): a note.
+    went = _went_on_after(last_failure(evidence.tracebacks), evidence)
+    return went_on_note(found, went) if found is not None else None
 
 
 def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Finding]:

@@ -37,6 +37,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.causes.common import package_named, package_upgrade
+from tfdoctor.evidence.pyerrors import circular_import
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     FORWARDS,
@@ -741,20 +742,30 @@ _INTERFACE_TYPES = frozenset(
 )
 
 
-def _built_on_frame(tb: Traceback) -> Optional[Frame]:
+def _built_on_frame(tb: Traceback, m: Machine) -> Optional[Frame]:
     """The innermost frame of ``tb`` that is not TensorFlow's or Keras' own, where it lies in
-    an installed library built on TensorFlow (the module table's family, or a package it marks
-    written against TensorFlow's API) and every frame after it is TensorFlow's or Keras': that
-    library's code raised the exception, or called TensorFlow's that did. None elsewhere (the
-    user's code, another library's, no frames)."""
+    an installed library built on TensorFlow and every frame after it is TensorFlow's or
+    Keras': that library's code raised the exception, or called TensorFlow's that did. Built
+    on TensorFlow: a package of the module table's family or one it marks written against
+    TensorFlow's API, or a library the companion table pairs with TensorFlow's releases
+    (``built_on``: Transformers) in a file of its TensorFlow code, as its path names it
+    (``modeling_tf_utils.py``; the rest of such a library is another framework's). None
+    elsewhere (the user's code, another library's, no frames)."""
     table = modules()
     for frame in reversed(tb.frames):
         top = installed_package(frame.path)
         if top in TF_OWN:
             continue
-        if top is None or top not in (table.family | table.on_tensorflow):
+        if top is None:
             return None
-        return frame
+        if top in table.family or top in table.on_tensorflow:
+            return frame
+        dist = distribution_of(top)
+        paired = dist is not None and (
+            m.companion(dist) is not None or dist in m.companion_table.built_on
+        )
+        below = frame.path.replace("\\", "/").split(f"/{top}/", 1)[-1]
+        return frame if paired and TF_WORDS.search(below) else None
     return None
 
 
@@ -765,10 +776,13 @@ def built_on_raised_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
     release against the installed TensorFlow is the question (companion-mismatch, a warning:
     the log does not say which side moved, and the same words may be the library's own bug).
     None where the companion table pairs the installed releases of both, as the log shows
-    them, and for a refused call, whose caller :func:`interface_candidates` alone decides."""
+    them, for a refused call, whose caller :func:`interface_candidates` alone decides, and
+    for a circular import's words (no release lacks the name)."""
     tb = last_failure(tracebacks)
     if tb is None or tb.warned or tb.name not in _INTERFACE_TYPES:
         return None
+    if circular_import(tb.message) is not None:
+        return None  # a module asked while it was still importing: no release lacks the name
     refusal = read_refusal(tb.message)
     if refusal is not None and (
         refusal.shape != ATTRIBUTE
@@ -778,7 +792,7 @@ def built_on_raised_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
         # call it was, and where it found none of a library's, the user's line passed it on;
         # eager code run in a graph is no release question, whatever the releases.
         return None
-    frame = _built_on_frame(tb)
+    frame = _built_on_frame(tb, m)
     top = installed_package(frame.path) if frame is not None else None
     if frame is None or top is None:
         return None
