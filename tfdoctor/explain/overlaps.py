@@ -358,7 +358,15 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
         _without(by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable")
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
-        for signature in ("numpy-multiarray-failed", "numpy-umath-failed"):
+        # So is the ufunc import's line of a NumPy 1.16-1.26 build (numpy.core._multiarray_umath
+        # failed to import, which alone says the NumPy is older than the build's): NumPy 2
+        # keeps that module under numpy.core (numpy/core/_multiarray_umath.py at v2.0.0), and
+        # the build's import_umath fails after its import_array did, on _ARRAY_API.
+        for signature in (
+            "numpy-multiarray-failed",
+            "numpy-umath-failed",
+            "numpy-multiarray-umath-failed",
+        ):
             _without(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
 
 
