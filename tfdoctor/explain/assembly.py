@@ -744,29 +744,8 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     unexplained = unexplained_finding(evidence.tracebacks)
     if unexplained is None:
         return []
-    # The installed library built on TensorFlow whose code raised it, and a pre-release's
-    # own defect: candidates before the exception itself.
-    candidates = [
-        x
-        for x in (
-            _built_on_raised(evidence, machine),
-            _unreleased_candidate(evidence, machine),
-        )
-        if x is not None
-    ]
-    return [*candidates, unexplained]
-
-
-def _built_on_raised(evidence: Evidence, machine: Machine) -> Optional[Finding]:
-    """explain.interface's reading of an exception a library built on TensorFlow raised in its
-    own code (a note where the run went on after it); loaded only for a log whose exceptions
-    need it (it reads the API listings)."""
-    from tfdoctor.explain.interface import built_on_raised_candidate  # noqa: PLC0415
-
-    found = built_on_raised_candidate(evidence.tracebacks, machine)
-    # The run went on after it (a library logged it and the work was done): a note.
-    went = _went_on_after(last_failure(evidence.tracebacks), evidence)
-    return went_on_note(found, went) if found is not None else None
+    unreleased = _unreleased_candidate(evidence, machine)
+    return [unexplained] if unreleased is None else [unreleased, unexplained]
 
 
 def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Finding]:

@@ -37,7 +37,6 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.causes.common import package_named, package_upgrade
-from tfdoctor.evidence.pyerrors import circular_import
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     FORWARDS,
@@ -80,7 +79,7 @@ from tfdoctor.explain.packages import (
     tf_call_refused,
     tf_function_named,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import release_line, version_key
@@ -728,108 +727,4 @@ def _on_python2(fix: Fix, python: str, last: str) -> Fix:
         "a later release the code names installs only in a new environment of a Python 3 "
         "that release has wheels for.",
         fix.commands,
-    )
-
-
-#: The exceptions a library's code raises where it meets a TensorFlow or Keras of another
-#: release than the one it was written for: a module, name or attribute gone or not yet there
-#: (ImportError, ModuleNotFoundError, AttributeError), a call of another signature or an object
-#: of another kind (TypeError), a path its release never wrote for the installed one
-#: (NotImplementedError). What a program's inputs raise (ValueError, KeyError, OSError) is
-#: left out: in a library's frames those are as often the data's.
-_INTERFACE_TYPES = frozenset(
-    {"AttributeError", "ImportError", "ModuleNotFoundError", "TypeError", "NotImplementedError"}
-)
-
-
-def _built_on_frame(tb: Traceback, m: Machine) -> Optional[Frame]:
-    """The innermost frame of ``tb`` that is not TensorFlow's or Keras' own, where it lies in
-    an installed library built on TensorFlow and every frame after it is TensorFlow's or
-    Keras': that library's code raised the exception, or called TensorFlow's that did. Built
-    on TensorFlow: a package of the module table's family or one it marks written against
-    TensorFlow's API, or a library the companion table pairs with TensorFlow's releases
-    (``built_on``: Transformers) in a file of its TensorFlow code, as its path names it
-    (``modeling_tf_utils.py``; the rest of such a library is another framework's). None
-    elsewhere (the user's code, another library's, no frames)."""
-    table = modules()
-    for frame in reversed(tb.frames):
-        top = installed_package(frame.path)
-        if top in TF_OWN:
-            continue
-        if top is None:
-            return None
-        if top in table.family or top in table.on_tensorflow:
-            return frame
-        dist = distribution_of(top)
-        paired = dist is not None and (
-            m.companion(dist) is not None or dist in m.companion_table.built_on
-        )
-        below = frame.path.replace("\\", "/").split(f"/{top}/", 1)[-1]
-        return frame if paired and TF_WORDS.search(below) else None
-    return None
-
-
-def built_on_raised_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
-    """The last exception, where no reading explains it and it was raised in the code of an
-    installed library built on TensorFlow (:func:`_built_on_frame`), of a kind a release
-    written for another TensorFlow or Keras raises (:data:`_INTERFACE_TYPES`): that library's
-    release against the installed TensorFlow is the question (companion-mismatch, a warning:
-    the log does not say which side moved, and the same words may be the library's own bug).
-    None where the companion table pairs the installed releases of both, as the log shows
-    them, for a refused call, whose caller :func:`interface_candidates` alone decides, and
-    for a circular import's words (no release lacks the name)."""
-    tb = last_failure(tracebacks)
-    if tb is None or tb.warned or tb.name not in _INTERFACE_TYPES:
-        return None
-    if circular_import(tb.message) is not None:
-        return None  # a module asked while it was still importing: no release lacks the name
-    refusal = read_refusal(tb.message)
-    if refusal is not None and (
-        refusal.shape != ATTRIBUTE
-        or (refusal.owner in _GRAPH_TENSORS and refusal.argument in _EAGER_ONLY)
-    ):
-        # A refused call (a keyword, a count of arguments): interface_candidates reads whose
-        # call it was, and where it found none of a library's, the user's line passed it on;
-        # eager code run in a graph is no release question, whatever the releases.
-        return None
-    frame = _built_on_frame(tb, m)
-    top = installed_package(frame.path) if frame is not None else None
-    if frame is None or top is None:
-        return None
-    if refusal is not None and frame is not tb.frames[-1]:
-        return None  # a field TensorFlow's own code asked of its own object: not the library's
-    dist = library_dist(top, frame.path)
-    if any(
-        normalize_name(comp.name) == dist and m.tf is not None and own.admits(m.tf.version)
-        for comp, own in m.companions_on_table
-    ):
-        return None  # the table pairs the installed releases: not the question
-    installed = m.facts.package(dist)
-    release = f" {installed.version}" if installed is not None and installed.version else ""
-    tf = f"TensorFlow {m.tf.version}" if m.tf is not None else "the installed one"
-    line = f", line {frame.line}" if frame.line else ""
-    detail = [
-        f"{tb.where}: {tb.type}: {tb.message}".rstrip(": "),
-        f"Raised in {dist}'s code ({frame.path}{line}, in {frame.function})"
-        + (
-            "."
-            if frame is tb.frames[-1]
-            else ", by TensorFlow's or Keras' code it called (the frames after it)."
-        ),
-        f"{dist} is built on TensorFlow, and a release of it written for another TensorFlow or "
-        f"Keras than {tf} fails in its own code with such an exception: whether its "
-        f"release{release} is the one made for {tf} is the first thing to check. The log does "
-        "not show which side moved, nor rule out a defect of the library's own.",
-    ]
-    hints = path_hints([f.path for f in tb.frames])
-    if hints:
-        detail.append(inferred_note(hints))
-    return causes.finding(
-        f"explain.{causes.software.COMPANION_MISMATCH}",
-        Severity.WARNING,
-        causes.software.COMPANION_MISMATCH,
-        f"{dist}{release} raised {tb.name} in its own code: its release may be written for "
-        f"another TensorFlow than {tf}",
-        "\n".join(detail),
-        library_fix(m, dist),
     )
