@@ -358,10 +358,9 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
         _without(by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable")
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
-        # So is the ufunc import's line of a NumPy 1.16-1.26 build (numpy.core._multiarray_umath
-        # failed to import, which alone says the NumPy is older than the build's): NumPy 2
-        # keeps that module under numpy.core (numpy/core/_multiarray_umath.py at v2.0.0), and
-        # the build's import_umath fails after its import_array did, on _ARRAY_API.
+        # So is the ufunc import's line (numpy.core._multiarray_umath failed to import), which
+        # alone reads as a NumPy older than the build's: printed after NumPy 2's message, it
+        # follows the same failed import of the C API, not an older NumPy.
         for signature in (
             "numpy-multiarray-failed",
             "numpy-umath-failed",
