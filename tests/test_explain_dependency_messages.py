@@ -608,6 +608,23 @@ def test_the_umath_line_under_numpy_2_is_numpy_2() -> None:
     assert _causes(text) == {"numpy-abi"}
 
 
+def test_the_multiarray_umath_line_under_numpy_2_is_no_older_numpy() -> None:
+    # A build of NumPy 1.16 to 1.26's headers under NumPy 2: its import_array fails on
+    # _ARRAY_API, then its import_umath prints the line that alone reads as an older NumPy.
+    text = (
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.0.1 as it may crash. To support both 1.x and 2.x\n"
+        "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/app/serve.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "AttributeError: _ARRAY_API not found\n"
+        "ImportError: numpy.core._multiarray_umath failed to import\n"
+        "ImportError: numpy.core.umath failed to import\n"
+    )
+    assert _causes(text) == {"numpy-abi"}
+
+
 def test_numpys_broken_install_is_not_an_old_numpy() -> None:
     # NumPy's own refusal to import its C extensions (a broken install): the module it names
     # is missing from NumPy itself, not from an older release.

@@ -358,7 +358,14 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
         _without(by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable")
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
-        for signature in ("numpy-multiarray-failed", "numpy-umath-failed"):
+        # So is the ufunc import's line (numpy.core._multiarray_umath failed to import), which
+        # alone reads as a NumPy older than the build's: printed after NumPy 2's message, it
+        # follows the same failed import of the C API, not an older NumPy.
+        for signature in (
+            "numpy-multiarray-failed",
+            "numpy-umath-failed",
+            "numpy-multiarray-umath-failed",
+        ):
             _without(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
 
 
