@@ -3469,12 +3469,37 @@ def toolkit_dropped_arch(major: int, cc_major: int, cc_minor: int) -> Optional[s
     return f"{oldest[0]}.{oldest[1]}"
 
 
+def dropping_toolkit(cc_major: int, cc_minor: int) -> Optional[tuple[int, str]]:
+    """The first CUDA major whose compiler no longer targets compute capability
+    ``cc_major.cc_minor``, with the oldest it still targets (``(13, "7.5")``); None where
+    every major of :data:`_TOOLKIT_OLDEST_ARCH` still does."""
+    return next(
+        (
+            (since, f"{floor[0]}.{floor[1]}")
+            for since, floor in sorted(_TOOLKIT_OLDEST_ARCH.items())
+            if (cc_major, cc_minor) < floor
+        ),
+        None,
+    )
+
+
 def toolkit_dropped_arch_fix(
-    m: Machine, capability: str, major: int, shown: str, oldest: str
+    m: Machine, capability: str, major: int, shown: str, oldest: str, tool: str = "ptxas"
 ) -> Fix:
     """A GPU of ``capability`` below the ``oldest`` CUDA ``major``'s compiler targets (the
-    toolkit ``shown``): a compiler of the major before, which still targets it, for XLA."""
+    toolkit ``shown``): a compiler of the major before, which still targets it, for XLA, or
+    for nvcc (``tool``) building a project's own CUDA code."""
     before = major - 1
+    if tool == "nvcc":
+        return Fix(
+            f"The CUDA {major} toolkit's nvcc ({shown}) compiles for no GPU older than compute "
+            f"capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), and "
+            f"this build asks for {capability}: a newer nvcc cannot help. Build with a CUDA "
+            f"{before} toolkit's nvcc (its bin first on PATH, or CUDA_HOME pointing at it; in a "
+            f"container, an image of CUDA {before}), or for a GPU of compute capability "
+            f"{oldest} or newer.",
+            ("which -a nvcc", "nvcc --version", "nvcc --list-gpu-arch"),
+        )
     return Fix(
         f"The CUDA {major} toolkit's compilers (ptxas, nvcc) compile for no GPU older than "
         f"compute capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), "

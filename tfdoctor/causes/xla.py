@@ -271,11 +271,14 @@ def ptxas_old_fix(
     tool: str = "ptxas",
     shown: Optional[tuple[str, str, str]] = None,
     path: Optional[str] = None,
+    dropped: Optional[tuple[int, str]] = None,
 ) -> Fix:
     """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
     knows ``architecture`` (``sm_86``), first in line; ``shown``: what XLA's line says of the
     ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names);
-    ``path``: where XLA says that ptxas is."""
+    ``path``: where XLA says that ptxas is; ``dropped``: for nvcc, the CUDA major that no
+    longer compiles for the architecture and the oldest it does (``(13, "7.5")``), where the
+    log does not show the toolkit's release: then nvcc may be too new as well as too old."""
     if shown is not None and tool == "ptxas" and architecture is None:
         return _ptxas_version_fix(m, *shown)
     first = _first_cuda_of(architecture) if architecture else None
@@ -286,6 +289,21 @@ def ptxas_old_fix(
         if architecture
         else "at least as new as the one TensorFlow was built with (its tested configurations)"
     )
+    if tool == "nvcc" and dropped is not None and architecture:
+        major, oldest = dropped
+        return Fix(
+            f"The CUDA compiler (nvcc) building this code does not know {architecture}, and the "
+            "log does not show its release, which tells the two candidates apart (`nvcc "
+            "--version`; `nvcc --list-gpu-arch` lists what it knows); most likely first: "
+            f"1. an nvcc older than the architecture: use one from a CUDA toolkit {knows} (a "
+            "newer toolkit first on PATH, or CUDA_HOME pointing at it; in a container, an image "
+            f"of a newer CUDA), then build again. 2. an nvcc of CUDA {major} or newer, which "
+            f"compiles for no GPU older than compute capability {oldest} (NVIDIA dropped "
+            f"Maxwell, Pascal and Volta in CUDA 13.0): use a CUDA {major - 1} toolkit's nvcc the "
+            "same way, or build for a GPU of compute capability "
+            f"{oldest} or newer.",
+            ("nvcc --version", "which -a nvcc", "nvcc --list-gpu-arch"),
+        )
     if tool == "nvcc":
         return Fix(
             f"The CUDA compiler building this code is older than the GPU: use an nvcc from a "

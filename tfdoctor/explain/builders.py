@@ -30,7 +30,7 @@ from tfdoctor.explain.drivers import (
     _in_container,
     _wsl_driver,
 )
-from tfdoctor.explain.hosted import _tpu_build, _tpu_not_found, _tpu_version
+from tfdoctor.explain.hosted import _device_busy, _tpu_build, _tpu_not_found, _tpu_version
 from tfdoctor.explain.libraries import (
     _arch,
     _cuda_libs,
@@ -128,7 +128,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
-    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_WATCHDOG_TIMEOUT: causes.runtime.gpu_watchdog_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: causes.runtime.config_order_fix,
     causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
@@ -481,6 +480,7 @@ BUILDERS: dict[str, Builder] = {
         causes.xla.libdevice_fix(m, r.xla_data_dir),
     ),
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: _device_busy,
     causes.xla.PTXAS_TOO_NEW: _ptxas_new,
     causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
         causes.xla.XLA_CODE_UNCOMPILABLE,

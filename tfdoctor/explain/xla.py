@@ -18,6 +18,9 @@ from tfdoctor.matrix import parse_arch
 #: (:func:`tfdoctor.causes.gpu.toolkit_dropped_arch`).
 _OLDEST_ARCH_MAJOR_KEPT = 5
 
+#: nvcc's refusals of an architecture its feature list lacks (signatures.yaml).
+_NVCC = frozenset({"nvcc-unknown-gpu-arch", "nvcc-unsupported-gpu-arch"})
+
 
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     arch = group(hits, "gpu_arch")
@@ -26,13 +29,19 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
         arch = "sm_" + cap.replace(".", "")
     parsed = parse_arch(arch) if arch else None
+    nvcc = [line for h in hits if h.signature.id in _NVCC for _, line in h.citations]
     if parsed is not None and r.toolkit_major is not None:
         dropped = causes.gpu.toolkit_dropped_arch(r.toolkit_major[0], parsed[1], parsed[2])
         if dropped is not None:
             # A ptxas newer than the GPU: the GPU too old for that toolkit, not the ptxas.
             known = f"{parsed[1]}.{parsed[2]}"
             return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.toolkit_dropped_arch_fix(
-                m, known, r.toolkit_major[0], r.toolkit_major[1], dropped
+                m,
+                known,
+                r.toolkit_major[0],
+                r.toolkit_major[1],
+                dropped,
+                "nvcc" if nvcc else "ptxas",
             )
     if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
         # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
@@ -43,15 +52,20 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # https://docs.nvidia.com/cuda/archive/12.0.0/cuda-toolkit-release-notes/index.html
         known = f"{parsed[1]}.{parsed[2]}"
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, known)
-    nvcc = [
-        line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
-    ]
     if nvcc:
         # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
         named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
         arch = arch or (f"sm_{named.group(1)}" if named else None)
-    if nvcc:
-        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
+        # nvcc's feature list has lost architectures as well as gained them: where the log
+        # does not show the toolkit's release, one CUDA 13 dropped is a candidate beside one
+        # an older toolkit never knew (causes.gpu._TOOLKIT_OLDEST_ARCH).
+        named_arch = parse_arch(arch) if arch else None
+        dropping = (
+            causes.gpu.dropping_toolkit(named_arch[1], named_arch[2])
+            if named_arch is not None and r.toolkit_major is None
+            else None
+        )
+        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc", dropped=dropping)
     shown = next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
     return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
 

@@ -1,0 +1,171 @@
+"""Two families of the runtime below TensorFlow, read from the tools' own words whatever the
+release or the program that relays them.
+
+- nvcc's refusal of an architecture its feature list lacks: ``Value 'sm_XX' is not defined for
+  option 'gpu-architecture'`` (with or without its ``nvcc fatal :`` prefix, the closing quote
+  typographic where a copy turned it) and ``Unsupported gpu architecture 'compute_XX'``. From
+  Maxwell (sm_50) to Volta (sm_72) CUDA 13 dropped the architectures as well, so where the log
+  does not show the toolkit's release the fix ranks both: a toolkit older than the first CUDA
+  to know the architecture (NVIDIA's GPU feature list, data/cuda.yaml), or one of CUDA 13 or
+  later (CUDA 12.9's release notes on deprecated architectures).
+- A TPU another process holds: libtpu's ``The TPU is already in use by process with pid N``,
+  TensorFlow's ``libtpu.so already in use by another process`` (tpu_initializer_helper.cc,
+  2.7 on) and the device node's ``TPU initialization failed: open(/dev/vfio/N): Device or
+  resource busy`` (Cloud Dataflow's TPU troubleshooting page): the fix finds and ends that
+  process, not nvidia-smi's GPU compute mode.
+
+The logs below are written here, short and in the programs' words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
+
+_NVCC_VERSION = "$ nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+
+
+@pytest.mark.parametrize(
+    ("log", "cause", "has", "lacks"),
+    [
+        pytest.param(
+            "$ python setup.py build_ext --inplace\n"
+            "nvcc fatal   : Value 'sm_89' is not defined for option 'gpu-architecture'\n"
+            "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n",
+            "ptxas-too-old",
+            ("CUDA 11.8",),
+            ("CUDA 13",),
+            id="ada-custom-op",
+        ),
+        pytest.param(
+            "Using gpu device 0: GeForce GTX 1080 (CNMeM is disabled, cuDNN 5005)\n"
+            "ERROR (theano.sandbox.cuda): Failed to compile cuda_ndarray.cu: "
+            "Value 'sm_61' is not defined for option 'gpu-architecture\u2019\n",
+            "ptxas-too-old",
+            ("CUDA 8.0", "CUDA 13", "CUDA 12 toolkit", "nvcc --version"),
+            (),
+            id="pascal-relayed-typographic-quote",
+        ),
+        pytest.param(
+            "nvcc fatal   : Unsupported gpu architecture 'compute_70'\n",
+            "ptxas-too-old",
+            ("CUDA 9.0", "CUDA 13"),
+            (),
+            id="volta-virtual-architecture",
+        ),
+        pytest.param(
+            _NVCC_VERSION + "Cuda compilation tools, release 13.0, V13.0.48\n"
+            "$ pip install .\n"
+            "nvcc fatal   : Value 'sm_61' is not defined for option 'gpu-architecture'\n",
+            "gpu-arch-unsupported",
+            ("CUDA 12 toolkit's nvcc", "7.5"),
+            ("XLA",),
+            id="cuda13-drops-pascal",
+        ),
+        pytest.param(
+            _NVCC_VERSION + "Cuda compilation tools, release 7.5, V7.5.17\n"
+            "nvcc fatal   : Value 'sm_61' is not defined for option 'gpu-architecture'\n",
+            "ptxas-too-old",
+            ("CUDA 8.0",),
+            ("CUDA 13",),
+            id="cuda75-predates-pascal",
+        ),
+    ],
+)
+def test_nvcc_refusing_an_architecture_ranks_what_the_log_leaves_open(
+    log: str, cause: str, has: tuple[str, ...], lacks: tuple[str, ...]
+) -> None:
+    top = top_error(explained(log))
+    assert top.cause == cause
+    text = fix_text(top)
+    assert all(word in text for word in has), text
+    assert not any(word in text for word in lacks), text
+
+
+@pytest.mark.parametrize(
+    ("log", "has"),
+    [
+        pytest.param(
+            "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in "
+            "use by process with pid 2811. Not attempting to load libtpu.so in this process.\n",
+            ("process 2811", "kill 2811"),
+            id="libtpu-names-the-holder",
+        ),
+        pytest.param(
+            "I0000 00:00:1650000000.123456   4242 tpu_initializer_helper.cc:94] libtpu.so "
+            'already in use by another process. Run "$ sudo lsof -w /dev/accel0" to figure out '
+            "which process is using the TPU. Not attempting to load libtpu.so in this process.\n"
+            "tensorflow.python.framework.errors_impl.NotFoundError: TPUs not found in the "
+            "cluster. Failed in initialization: No matching devices found for "
+            "'/device:TPU_SYSTEM:0'\n",
+            ("sudo lsof -w /dev/accel*",),
+            id="tensorflow-tpu-vm",
+        ),
+        pytest.param(
+            "libtpu.so already in use by another process probably owned by another user. Run "
+            '"$ sudo lsof -w /dev/accel0" to figure out which process is using the TPU.\n',
+            ("sudo lsof -w",),
+            id="another-users-process",
+        ),
+        pytest.param(
+            "jax.errors.JaxRuntimeError: UNKNOWN: TPU initialization failed: "
+            "open(/dev/vfio/1): Device or resource busy: Device or resource busy; Couldn't open "
+            "iommu group /dev/vfio/1\n",
+            ("sudo lsof -w /dev/vfio/1",),
+            id="v5e-device-node",
+        ),
+    ],
+)
+def test_a_tpu_another_process_holds_names_that_process(log: str, has: tuple[str, ...]) -> None:
+    report = explained(log)
+    busy = [f for f in report.findings if f.cause == "gpu-busy-or-unavailable"]
+    assert busy and busy[0].severity is Severity.ERROR
+    text = fix_text(busy[0])
+    assert all(word in text for word in has), text
+    assert "nvidia-smi" not in text
+
+
+def test_a_gpu_another_process_holds_keeps_the_compute_mode_fix() -> None:
+    top = top_error(
+        explained(
+            "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit "
+            "initialization on GPU:0 failed. Status: all CUDA-capable devices are busy or "
+            "unavailable\n"
+        )
+    )
+    assert top.cause == "gpu-busy-or-unavailable"
+    assert "nvidia-smi -c DEFAULT" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # nvcc building for the architectures it knows: the flag's words, no refusal.
+        pytest.param(
+            "/usr/local/cuda/bin/nvcc -gencode arch=compute_86,code=sm_86 -c kernel.cu -o "
+            "kernel.o\nnvcc --list-gpu-arch\ncompute_75\ncompute_86\ncompute_89\n",
+            id="nvcc-building",
+        ),
+        # The TPU's own note of where libtpu came from, on a run that took the TPU.
+        pytest.param(
+            "I0000 00:00:1650000000.123456   4242 tpu_initializer_helper.cc:121] Libtpu path "
+            "is: /home/user/env/lib/python3.10/site-packages/libtpu/libtpu.so\n"
+            "[TpuDevice(id=0, process_index=0, coords=(0,0,0), core_on_chip=0)]\n",
+            id="libtpu-loaded",
+        ),
+    ],
+)
+def test_the_same_words_where_nothing_failed_stay_quiet(log: str) -> None:
+    report = explained(log)
+    assert all(f.severity.rank <= Severity.INFO.rank for f in report.findings), [
+        (f.id, f.severity) for f in report.findings
+    ]
+
+
+def test_a_busy_file_is_no_tpu_held() -> None:
+    report = explained(
+        "OSError: [Errno 16] Device or resource busy: '/mnt/data/.nfs0000000001a2b3c400000001'\n"
+    )
+    assert all(f.cause != "gpu-busy-or-unavailable" for f in report.findings)
