@@ -98,11 +98,15 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             THREADS_EXHAUSTED,
             "The process reached its limit of threads",
-            "TensorFlow sizes its thread pools by the CPUs it sees, which in a container or a "
-            "batch job can be far more than the tasks the process may start (ulimit -u, the "
-            "cgroup's pids.max); pthread_create then fails with EAGAIN and TensorFlow aborts.",
+            "TensorFlow sizes its thread pools by the CPUs it sees, as OpenBLAS and OpenMP do "
+            "theirs, which in a container or a batch job can be far more than the tasks the "
+            "process may start (ulimit -u, the cgroup's pids.max), the more so in many worker "
+            "processes each loading them; pthread_create then fails with EAGAIN and the "
+            "library aborts.",
             "https://man7.org/linux/man-pages/man3/pthread_create.3.html",
             "https://www.tensorflow.org/api_docs/python/tf/config/threading",
+            "https://github.com/OpenMathLib/OpenBLAS/blob/v0.3.21/driver/others/blas_server.c",
+            "https://gcc.gnu.org/onlinedocs/libgomp/OMP_005fNUM_005fTHREADS.html",
         ),
         define(
             HOST_OUT_OF_MEMORY,
@@ -806,16 +810,43 @@ def env_flag_fix(m: Machine, variable: str, flag: str) -> Fix:
     )
 
 
-def thread_limit_fix(m: Machine) -> Fix:
-    """Fewer threads from TensorFlow's pools, or a higher task limit."""
+#: The pool that could not start a thread (explain's signatures name it) -> what caps it, in
+#: words, and the variables that do, read as the library starts: OpenBLAS's blas_thread_init
+#: suggests a smaller OPENBLAS_NUM_THREADS itself (driver/others/blas_server.c); libgomp's team
+#: size is OMP_NUM_THREADS (GCC's libgomp manual); Python's threading has no pool to cap.
+_THREAD_POOLS: Final[dict[str, tuple[str, tuple[tuple[str, str], ...]]]] = {
+    "tensorflow": (
+        "cap TensorFlow's pools (TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS, or "
+        "tf.config.threading before any op runs) at the CPUs the job was given",
+        (("TF_NUM_INTRAOP_THREADS", "4"), ("TF_NUM_INTEROP_THREADS", "2")),
+    ),
+    "openblas": (
+        "cap OpenBLAS's pool, one thread per CPU it sees in every process that loads it "
+        "(NumPy's and SciPy's copies among them), with OPENBLAS_NUM_THREADS set before the "
+        "process starts (1 where many worker processes each load it)",
+        (("OPENBLAS_NUM_THREADS", "1"),),
+    ),
+    "openmp": (
+        "cap the OpenMP team, one thread per CPU it sees in every process, with "
+        "OMP_NUM_THREADS set before the process starts (1 where many worker processes each "
+        "start one)",
+        (("OMP_NUM_THREADS", "1"),),
+    ),
+    "python": (
+        "start fewer Python threads (the workers a data loader, a thread pool or a server starts)",
+        (),
+    ),
+}
+
+
+def thread_limit_fix(m: Machine, pool: str = "tensorflow") -> Fix:
+    """Fewer threads from the ``pool`` that failed (:data:`_THREAD_POOLS`), or a higher task
+    limit."""
+    words, variables = _THREAD_POOLS.get(pool, _THREAD_POOLS["tensorflow"])
     return Fix(
-        "Start fewer threads: cap TensorFlow's pools (TF_NUM_INTRAOP_THREADS and "
-        "TF_NUM_INTEROP_THREADS, or tf.config.threading before any op runs) at the CPUs the job "
-        "was given; or raise the limit (ulimit -u, the container's --pids-limit).",
-        (
-            "ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null",
-            *set_env(m, ("TF_NUM_INTRAOP_THREADS", "4"), ("TF_NUM_INTEROP_THREADS", "2")),
-        ),
+        f"Start fewer threads: {words}; or raise the limit (ulimit -u, the container's "
+        "--pids-limit).",
+        ("ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null", *set_env(m, *variables)),
     )
 
 

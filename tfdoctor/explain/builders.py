@@ -54,7 +54,15 @@ from tfdoctor.explain.native import (
 )
 from tfdoctor.explain.network import _ca_certs, _download_network, _host_cert
 from tfdoctor.explain.notebooks import _kernel_package
-from tfdoctor.explain.platform import _cpu_avx, _few_cores, _glibc, _libstdcxx, _macos, _wrong_arch
+from tfdoctor.explain.platform import (
+    _cpu_avx,
+    _few_cores,
+    _glibc,
+    _libstdcxx,
+    _macos,
+    _threads,
+    _wrong_arch,
+)
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.explain.software import (
     _added_row,
@@ -122,7 +130,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
-    causes.runtime.THREADS_EXHAUSTED: causes.runtime.thread_limit_fix,
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
@@ -481,6 +488,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: _device_busy,
+    causes.runtime.THREADS_EXHAUSTED: _threads,
     causes.xla.PTXAS_TOO_NEW: _ptxas_new,
     causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
         causes.xla.XLA_CODE_UNCOMPILABLE,
