@@ -134,8 +134,26 @@ def test_icu_without_its_data_symbol_missing_is_not_read_so(text: str) -> None:
             "7.2.2",
             "7.1.3",
         ),
+        # TF-TRT's own note of both releases as it starts, with no refusal after it: the C++
+        # plugin initialiser's dotted versions, the Python check's tuples.
+        (
+            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/utils/"
+            "trt_common_utils.cc:58] Linked TensorRT version: 7.2.2\n"
+            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/utils/"
+            "trt_common_utils.cc:60] Loaded TensorRT version: 8.0.1",
+            "error",
+            "7.2.2",
+            "8.0.1",
+        ),
+        (
+            "INFO:tensorflow:Linked TensorRT version: (8, 4, 3)\n"
+            "INFO:tensorflow:Loaded TensorRT version: (8, 2, 1)",
+            "error",
+            "8.4.3",
+            "8.2.1",
+        ),
     ],
-    ids=["tf1-warning", "tf1-older-major", "tf2-refused"],
+    ids=["tf1-warning", "tf1-older-major", "tf2-refused", "noted-other-major", "noted-older"],
 )
 def test_tf_trt_loading_another_tensorrt_names_the_one_it_was_built_against(
     line: str, severity: str, built: str, loaded: str
@@ -157,10 +175,20 @@ def test_tf_trt_loading_another_tensorrt_names_the_one_it_was_built_against(
         "INFO:tensorflow:Linked TensorRT version: (7, 2, 2)\n"
         "INFO:tensorflow:Loaded TensorRT version: (7, 2, 2)\n",
         "INFO:tensorflow:Running against TensorRT version 5.0.2\n",
+        # A newer release of the same major, noted: TensorFlow 2 takes it.
+        "I tensorflow/compiler/tf2tensorrt/convert/convert_nodes.cc:1371] Linked TensorRT "
+        "version: 8.4.3\nI tensorflow/compiler/tf2tensorrt/convert/convert_nodes.cc:1373] "
+        "Loaded TensorRT version: 8.6.1\n",
         # Another program's words about versions.
         "pip: tensorrt mismatch between the lock file and the environment\n",
     ],
-    ids=["tf2-supported-minor", "versions-logged", "running-against", "other-words"],
+    ids=[
+        "tf2-supported-minor",
+        "versions-logged",
+        "running-against",
+        "newer-minor-noted",
+        "other-words",
+    ],
 )
 def test_tensorrt_releases_that_agree_are_not_a_mismatch(text: str) -> None:
     assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)

@@ -84,6 +84,7 @@ from tfdoctor.explain.libraries import (
     _older_cudnn_candidate,
     _other_library_candidate,
     _settle_dnn_not_found,
+    _tensorrt_versions,
     _torch_arch_severity,
     _unnamed_library_severity,
     _unnamed_op_library_candidate,
@@ -985,6 +986,7 @@ def explain(
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),
+        _tensorrt_versions(evidence, machine),
     ):
         if extra is not None:
             findings.setdefault(extra.id, extra)

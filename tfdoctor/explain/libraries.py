@@ -1209,6 +1209,41 @@ def _windows_gpu_archive(evidence: Evidence, machine: Machine) -> Optional[Findi
     return None
 
 
+def _tensorrt_versions(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """TF-TRT's note of the TensorRT it was linked against beside the one it loaded (the
+    tensorrt-linked-version and tensorrt-loaded-version evidence): another major, or an older
+    release of the same, is one TF-TRT cannot use (TensorRT keeps no forward compatibility,
+    and its majors no backward one: trt_convert.py's check), whether or not its refusal
+    follows in the log."""
+    linked = evidence.hits.get("tensorrt-linked-version")
+    loaded = evidence.hits.get("tensorrt-loaded-version")
+    if linked is None or loaded is None:
+        return None
+    want = _dotted(linked.groups[0].get("required"))
+    got = _dotted(loaded.groups[0].get("loaded"))
+    if not want or not got:
+        return None
+    have, need = version_key(got), version_key(want)
+    if have[:1] == need[:1] and have >= need:
+        return None
+    cites = "\n".join(f"{w}: {line}" for hit in (linked, loaded) for w, line in hit.citations[:1])
+    return causes.finding(
+        f"explain.{causes.gpu.TENSORRT_VERSION_MISMATCH}",
+        Severity.ERROR,
+        causes.gpu.TENSORRT_VERSION_MISMATCH,
+        f"TF-TRT loaded TensorRT {got}, linked against TensorRT {want}",
+        f"{cites}\nTensorRT serves only the major it was linked against, at that release or a "
+        "newer one: this one cannot run TF-TRT's engines.",
+        causes.gpu.tensorrt_version_fix(want, got),
+        linked.signature.sources,
+    )
+
+
+def _dotted(version: Optional[str]) -> str:
+    """A version TF-TRT printed as a tuple's items (``7, 2, 2``) or dotted, dotted."""
+    return version.replace(", ", ".") if version else ""
+
+
 #: Python 3.8's words for an extension Windows refused, naming the module (Python/
 #: dynload_win.c from v3.8.0; 3.7 and older print "DLL load failed:" alone).
 _NAMED_REFUSAL = re.compile(r"DLL load failed while importing \w")
