@@ -85,6 +85,32 @@ def test_nvcc_refusing_an_architecture_ranks_what_the_log_leaves_open(
 
 
 @pytest.mark.parametrize(
+    ("log", "ranked"),
+    [
+        pytest.param(
+            "W external/xla/xla/stream_executor/cuda/subprocess_compilation.cc:194] ptxas "
+            "fatal   : Value 'sm_61' is not defined for option 'gpu-name'\n",
+            True,
+            id="pascal-toolkit-unshown",
+        ),
+        pytest.param(
+            "$ nvcc --version\nCuda compilation tools, release 6.0, V6.0.1\n"
+            "ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'\n",
+            False,
+            id="maxwell-old-toolkit-shown",
+        ),
+    ],
+)
+def test_xlas_ptxas_refusing_maxwell_to_volta_ranks_cuda13_where_the_release_is_unshown(
+    log: str, ranked: bool
+) -> None:
+    top = top_error(explained(log))
+    assert top.cause == "ptxas-too-old"
+    text = fix_text(top)
+    assert ("CUDA 12 toolkit's bin" in text) is ranked, text
+
+
+@pytest.mark.parametrize(
     ("log", "has"),
     [
         pytest.param(

@@ -276,9 +276,9 @@ def ptxas_old_fix(
     """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
     knows ``architecture`` (``sm_86``), first in line; ``shown``: what XLA's line says of the
     ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names);
-    ``path``: where XLA says that ptxas is; ``dropped``: for nvcc, the CUDA major that no
-    longer compiles for the architecture and the oldest it does (``(13, "7.5")``), where the
-    log does not show the toolkit's release: then nvcc may be too new as well as too old."""
+    ``path``: where XLA says that ptxas is; ``dropped``: the CUDA major that no longer
+    compiles for the architecture and the oldest it does (``(13, "7.5")``), where the log does
+    not show the toolkit's release: then the compiler may be too new as well as too old."""
     if shown is not None and tool == "ptxas" and architecture is None:
         return _ptxas_version_fix(m, *shown)
     first = _first_cuda_of(architecture) if architecture else None
@@ -314,11 +314,22 @@ def ptxas_old_fix(
     if path and _in_packages(path) and nvcc_wheel_dir() in path and architecture:
         return _nvcc_wheel_old_fix(m, architecture, path)
     old = f"the old one XLA ran, {path}," if path else "the old one"
-    return _clear_path_fix(
+    fix = _clear_path_fix(
         m,
         f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin on "
         "PATH) and take its directory off PATH, or put a newer toolkit's bin ahead of it",
         first,
+    )
+    if dropped is None or not architecture:
+        return fix
+    major, oldest = dropped
+    return Fix(
+        f"{fix.text} Or, where that ptxas is of CUDA {major} or later (`ptxas --version` "
+        f"tells), which compiles for no GPU older than compute capability {oldest} (NVIDIA "
+        f"dropped Maxwell, Pascal and Volta in CUDA 13.0), {architecture} is too old for it "
+        f"and a newer ptxas cannot help: put a CUDA {major - 1} toolkit's bin first on PATH "
+        "instead.",
+        fix.commands,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.explain.common import group
@@ -56,18 +57,25 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
         named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
         arch = arch or (f"sm_{named.group(1)}" if named else None)
-        # nvcc's feature list has lost architectures as well as gained them: where the log
-        # does not show the toolkit's release, one CUDA 13 dropped is a candidate beside one
-        # an older toolkit never knew (causes.gpu._TOOLKIT_OLDEST_ARCH).
-        named_arch = parse_arch(arch) if arch else None
-        dropping = (
-            causes.gpu.dropping_toolkit(named_arch[1], named_arch[2])
-            if named_arch is not None and r.toolkit_major is None
-            else None
+        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(
+            m, arch, "nvcc", dropped=_dropping(arch, r)
         )
-        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc", dropped=dropping)
     shown = next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
-    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
+    dropping = _dropping(arch, r) if shown is None and r.ptxas_path is None else None
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(
+        m, arch, "ptxas", shown, r.ptxas_path, dropped=dropping
+    )
+
+
+def _dropping(arch: Optional[str], r: Revealed) -> Optional[tuple[int, str]]:
+    """The CUDA major that dropped ``arch`` from its compilers' feature list, where the log
+    does not show the toolkit's release: the compilers' lists have lost architectures as well
+    as gained them, so one CUDA 13 dropped is a candidate beside one an older toolkit never
+    knew (causes.gpu._TOOLKIT_OLDEST_ARCH)."""
+    parsed = parse_arch(arch) if arch else None
+    if parsed is None or r.toolkit_major is not None:
+        return None
+    return causes.gpu.dropping_toolkit(parsed[1], parsed[2])
 
 
 def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
