@@ -192,3 +192,45 @@ def test_tf_trt_loading_another_tensorrt_names_the_one_it_was_built_against(
 )
 def test_tensorrt_releases_that_agree_are_not_a_mismatch(text: str) -> None:
     assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    ("text", "built", "installed"),
+    [
+        pytest.param(
+            "$ apt list --installed 2>/dev/null | grep nvinfer\n"
+            "libnvinfer10/unknown,now 10.0.1.6-1+cuda12.4 amd64 [installed]\n"
+            "libnvinfer-plugin10/unknown,now 10.0.1.6-1+cuda12.4 amd64 [installed]\n"
+            ">>> from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+            ">>> trt.trt_utils._pywrap_py_utils.get_linked_tensorrt_version()\n"
+            "(8, 6, 1)\n",
+            "8.6.1",
+            "10.0.1.6",
+            id="apt-list-and-echo",
+        ),
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer7      7.1.3-1+cuda11.0   amd64   TensorRT runtime libraries\n"
+            "INFO:tensorflow:Linked TensorRT version: (8, 2, 4)\n",
+            "8.2.4",
+            "7.1.3",
+            id="dpkg-and-note",
+        ),
+    ],
+)
+def test_tf_trt_linked_against_a_major_no_installed_package_provides(
+    text: str, built: str, installed: str
+) -> None:
+    found = [x for x in explained(text).findings if x.cause == "tensorrt-version-mismatch"]
+    assert found and found[0].severity.value == "error"
+    fix = fix_text(found[0])
+    assert f"built against TensorRT {built}" in fix
+    assert f"only TensorRT {installed} is installed" in fix
+
+
+def test_tf_trt_linked_against_the_major_installed_is_no_mismatch() -> None:
+    text = (
+        "libnvinfer8/unknown,now 8.6.1.6-1+cuda12.0 amd64 [installed]\n"
+        "INFO:tensorflow:Linked TensorRT version: (8, 4, 3)\n"
+    )
+    assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)

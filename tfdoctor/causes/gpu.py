@@ -3988,13 +3988,17 @@ def tensorrt_engine_fix(
     )
 
 
-def tensorrt_version_fix(linked: Optional[str], loaded: Optional[str]) -> Fix:
-    """TF-TRT's linked TensorRT (``linked``) and the one it loaded (``loaded``) differ: that
-    release on the loader's path first, or a TensorFlow built against the loaded one."""
+def tensorrt_version_fix(
+    linked: Optional[str], loaded: Optional[str], installed: bool = False
+) -> Fix:
+    """TF-TRT's linked TensorRT (``linked``) and the one it loaded (``loaded``; with
+    ``installed``, the only one the packages listed install) differ: that release on the
+    loader's path first, or a TensorFlow built against the loaded one."""
     want = f"TensorRT {linked}" if linked else "the TensorRT release TensorFlow was built against"
     got = f"TensorRT {loaded}" if loaded else "another release"
+    found = f"only {got} is installed" if installed else f"loaded {got}"
     return Fix(
-        f"TensorFlow's TF-TRT was built against {want} and loaded {got}. Install {want} "
+        f"TensorFlow's TF-TRT was built against {want} and {found}. Install {want} "
         "(TensorFlow 2 also takes a newer release of the same major) from NVIDIA's packages or "
         "archive of that release for the build's CUDA, and put its lib "
         "directory first on LD_LIBRARY_PATH, so libnvinfer and libnvinfer_plugin load from "

@@ -9,6 +9,7 @@ from typing import Final, NamedTuple, Optional
 from tfdoctor import causes
 from tfdoctor.compat import PTX, SASS, carries_machine_code
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.dpkg import apt_installed, dpkg_installed
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.explain.common import _floor, _without, cite, group, hits_by
 from tfdoctor.explain.drivers import _driver_runs
@@ -1217,7 +1218,9 @@ def _tensorrt_versions(evidence: Evidence, machine: Machine) -> Optional[Finding
     follows in the log."""
     linked = evidence.hits.get("tensorrt-linked-version")
     loaded = evidence.hits.get("tensorrt-loaded-version")
-    if linked is None or loaded is None:
+    if loaded is None:
+        return _tensorrt_installed(evidence, linked)
+    if linked is None:
         return None
     want = _dotted(linked.groups[0].get("required"))
     got = _dotted(loaded.groups[0].get("loaded"))
@@ -1236,6 +1239,60 @@ def _tensorrt_versions(evidence: Evidence, machine: Machine) -> Optional[Finding
         "newer one: this one cannot run TF-TRT's engines.",
         causes.gpu.tensorrt_version_fix(want, got),
         linked.signature.sources,
+    )
+
+
+#: The linked release as the REPL echoes the Python check's own call (TF-TRT's private
+#: ``get_linked_tensorrt_version()``, returning a tuple), on the line below it.
+_LINKED_ECHO = re.compile(
+    r"get_linked_tensorrt_version\(\)[^\n]{0,200}\n(?:[ \t]*\n)?[ \t]*(?:Out\[\d+\]:[ \t]*)?"
+    r"\((?P<version>\d+, \d+, \d+)\)[ \t]*$",
+    re.MULTILINE,
+)
+#: TensorRT's runtime library's Debian package, named for its major (libnvinfer8; Debian
+#: Policy 8.1's soname rule, NVIDIA's TensorRT installation guide's package list).
+_NVINFER_PACKAGE = re.compile(r"libnvinfer(?P<major>\d+)")
+
+
+def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[Finding]:
+    """The TensorRT TF-TRT was linked against (its note, or the check's call echoed) beside
+    the TensorRT runtime packages the log lists installed (``dpkg -l``, ``apt list
+    --installed``), none of its major: TF-TRT asks the loader for libnvinfer.so.<major> and
+    finds none."""
+    text = evidence.first_text
+    if "libnvinfer" not in text:
+        return None
+    echoed = _LINKED_ECHO.search(text) if "get_linked_tensorrt_version" in text else None
+    want = (
+        _dotted(linked.groups[0].get("required"))
+        if linked is not None
+        else _dotted(echoed.group("version"))
+        if echoed is not None
+        else ""
+    )
+    installed = [
+        (int(m.group("major")), version)
+        for name, version in (*dpkg_installed(text), *apt_installed(text))
+        for m in [_NVINFER_PACKAGE.fullmatch(name)]
+        if m is not None
+    ]
+    if not want or not installed or any(major == version_key(want)[0] for major, _ in installed):
+        return None
+    got = installed[0][1].split("-", 1)[0]
+    return causes.finding(
+        f"explain.{causes.gpu.TENSORRT_VERSION_MISMATCH}",
+        Severity.ERROR,
+        causes.gpu.TENSORRT_VERSION_MISMATCH,
+        f"TF-TRT was linked against TensorRT {want}; only TensorRT {got} is installed",
+        f"TF-TRT names TensorRT {want} as the release it was linked against, and the packages "
+        f"listed install TensorRT {got} ({', '.join(f'libnvinfer{m}' for m, _ in installed)}): "
+        f"TF-TRT loads libnvinfer.so.{version_key(want)[0]}, which none of them provides.",
+        causes.gpu.tensorrt_version_fix(want, got, installed=True),
+        (
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
+            "tensorrt/trt_convert.py",
+            "https://docs.nvidia.com/deeplearning/tensorrt/install-guide/index.html",
+        ),
     )
 
 
