@@ -126,7 +126,10 @@ def test_xlas_ptxas_refusing_maxwell_to_volta_ranks_cuda13_where_the_release_is_
             "tensorflow.python.framework.errors_impl.NotFoundError: TPUs not found in the "
             "cluster. Failed in initialization: No matching devices found for "
             "'/device:TPU_SYSTEM:0'\n",
-            ("sudo lsof -w /dev/accel*",),
+            (
+                "sudo lsof -w /dev/accel*",
+                "sudo lsof -t -w /dev/accel* /dev/vfio/* | xargs -r sudo kill",
+            ),
             id="tensorflow-tpu-vm",
         ),
         pytest.param(
@@ -151,6 +154,8 @@ def test_a_tpu_another_process_holds_names_that_process(log: str, has: tuple[str
     text = fix_text(busy[0])
     assert all(word in text for word in has), text
     assert "nvidia-smi" not in text
+    # Every command runs as written: no placeholder such as PID.
+    assert busy[0].fix is not None and not any("PID" in c for c in busy[0].fix.commands)
 
 
 def test_a_gpu_another_process_holds_keeps_the_compute_mode_fix() -> None:

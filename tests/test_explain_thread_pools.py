@@ -44,7 +44,7 @@ from tfdoctor.findings import Severity
             '  File "/usr/lib/python3.10/threading.py", line 935, in start\n'
             "    _start_new_thread(self._bootstrap, ())\n"
             "RuntimeError: can't start new thread\n",
-            "ulimit -u",
+            "ulimit -a",
             "OPENBLAS_NUM_THREADS",
             id="python-threading",
         ),
@@ -67,6 +67,72 @@ def test_the_fix_caps_the_pool_that_could_not_start_a_thread(
     text = fix_text(top)
     assert variable in text, text
     assert not lacks or lacks not in text, text
+
+
+@pytest.mark.parametrize(
+    ("log", "commands"),
+    [
+        pytest.param(
+            "$ python train.py\n"
+            "Epoch 1/2\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.10/threading.py", line 935, in start\n'
+            "    _start_new_thread(self._bootstrap, ())\n"
+            "RuntimeError: can't start new thread\n",
+            ("ulimit -a; cat /sys/fs/cgroup/pids.max 2>/dev/null",),
+            id="python-threading-linux",
+        ),
+        pytest.param(
+            "PS C:\\Users\\me> python train.py\n"
+            '  File "C:\\Python38\\lib\\threading.py", line 852, in start\n'
+            "    _start_new_thread(self._bootstrap, ())\n"
+            "RuntimeError: can't start new thread\n",
+            (),
+            id="python-threading-windows",
+        ),
+    ],
+)
+def test_python_threads_set_no_variable(log: str, commands: tuple[str, ...]) -> None:
+    """Python's pool has no variable of its own: no bare ``export`` (which lists every
+    variable) nor an empty line; on Windows no ulimit nor cgroup either."""
+    top = top_error(explained(log))
+    assert top.cause == "threads-exhausted"
+    assert top.fix is not None
+    assert top.fix.commands == commands
+    if not commands:
+        assert "ulimit" not in top.fix.text and "pids-limit" not in top.fix.text
+
+
+def test_the_title_and_the_fix_name_the_same_pool() -> None:
+    """OpenBLAS's line first, then TensorFlow's abort: the title names OpenBLAS, and the fix
+    caps OpenBLAS's pool beside TensorFlow's."""
+    top = top_error(
+        explained(
+            "OpenBLAS blas_thread_init: pthread_create failed for thread 13 of 64: Resource "
+            "temporarily unavailable\n"
+            "2021-01-01 10:00:00.000000: F tensorflow/core/platform/default/env.cc:73] Check "
+            "failed: ret == 0 (11 vs. 0)Thread creation via pthread_create() failed.\n"
+        )
+    )
+    assert top.summary.startswith("OpenBLAS could not start a thread")
+    text = fix_text(top)
+    assert "OPENBLAS_NUM_THREADS=1" in text and "TF_NUM_INTRAOP_THREADS" in text, text
+
+
+def test_a_limit_of_memory_is_named_beside_the_tasks() -> None:
+    """EAGAIN covers a refused stack too (``ulimit -v`` set below the pools' need): the fix
+    names ``ulimit -a``, which shows both, and the title claims no limit of tasks alone."""
+    top = top_error(
+        explained(
+            "$ ulimit -v 4000000\n"
+            "$ python serve.py\n"
+            '  File "/usr/lib/python3.8/threading.py", line 852, in start\n'
+            "    _start_new_thread(self._bootstrap, ())\n"
+            "RuntimeError: can't start new thread\n"
+        )
+    )
+    assert "ulimit -a" in fix_text(top)
+    assert "memory" in top.summary, top.summary
 
 
 def test_openblas_refused_by_seccomp_is_no_limit_reached() -> None:

@@ -711,7 +711,9 @@ def _tpu_busy_fix(pid: Optional[str] = None, device: Optional[str] = None) -> Fi
         (
             *((f"ps -o pid,user,etime,args -p {pid}",) if pid else ()),
             *(() if pid else (f"sudo lsof -w {nodes}",)),
-            f"kill {pid}" if pid else "kill PID",
+            # Without a pid, the holders lsof finds are ended (-t prints their pids only); sudo
+            # as for lsof, since the holder may be another user's.
+            f"kill {pid}" if pid else f"sudo lsof -t -w {nodes} | xargs -r sudo kill",
         ),
     )
 
@@ -839,14 +841,24 @@ _THREAD_POOLS: Final[dict[str, tuple[str, tuple[tuple[str, str], ...]]]] = {
 }
 
 
-def thread_limit_fix(m: Machine, pool: str = "tensorflow") -> Fix:
-    """Fewer threads from the ``pool`` that failed (:data:`_THREAD_POOLS`), or a higher task
-    limit."""
-    words, variables = _THREAD_POOLS.get(pool, _THREAD_POOLS["tensorflow"])
+def thread_limit_fix(m: Machine, pools: Sequence[str] = ("tensorflow",)) -> Fix:
+    """Fewer threads from each of the ``pools`` that failed (:data:`_THREAD_POOLS`), or higher
+    limits: EAGAIN is a limit of tasks (RLIMIT_NPROC, the cgroup's pids.max) or the memory for
+    the thread's stack refused (RLIMIT_AS among them), which ``ulimit -a`` shows together."""
+    known = [p for p in dict.fromkeys(pools) if p in _THREAD_POOLS] or ["tensorflow"]
+    words = "; ".join(_THREAD_POOLS[p][0] for p in known)
+    variables = tuple(v for p in known for v in _THREAD_POOLS[p][1])
+    # A pool without a variable of its own sets none: set_env with no settings would be a bare
+    # `export` (which lists every variable) or an empty command.
+    settings = set_env(m, *variables) if variables else ()
+    if m.os == "windows":
+        # ulimit and the cgroup's pids.max are Linux's; Windows has no such per-user limit.
+        return Fix(f"Start fewer threads: {words}.", settings)
     return Fix(
-        f"Start fewer threads: {words}; or raise the limit (ulimit -u, the container's "
-        "--pids-limit).",
-        ("ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null", *set_env(m, *variables)),
+        f"Start fewer threads: {words}; or raise the limit the process met: `ulimit -a` shows "
+        "the tasks (max user processes) and the memory (virtual memory) it may use, and a "
+        "container's --pids-limit caps its tasks.",
+        ("ulimit -a; cat /sys/fs/cgroup/pids.max 2>/dev/null", *settings),
     )
 
 

@@ -489,11 +489,12 @@ _THREAD_POOL_OF = {
 
 
 def _threads(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    """A thread the process could not start: the fix caps the pool whose words the log shows,
-    TensorFlow's first where its own abort is among them."""
+    """A thread the process could not start: the fix caps each pool whose words the log shows,
+    in the log's order, so that the pool the finding's title names is among them."""
     pools = [_THREAD_POOL_OF.get(h.signature.id, "tensorflow") for h in hits]
-    pool = "tensorflow" if "tensorflow" in pools else pools[0] if pools else "tensorflow"
-    return causes.runtime.THREADS_EXHAUSTED, causes.runtime.thread_limit_fix(m, pool)
+    return causes.runtime.THREADS_EXHAUSTED, causes.runtime.thread_limit_fix(
+        m, pools or ["tensorflow"]
+    )
 
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
