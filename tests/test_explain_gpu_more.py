@@ -225,7 +225,69 @@ def test_tf_trt_linked_against_a_major_no_installed_package_provides(
     assert found and found[0].severity.value == "error"
     fix = fix_text(found[0])
     assert f"built against TensorRT {built}" in fix
-    assert f"only TensorRT {installed} is installed" in fix
+    assert f"the packages listed hold no libnvinfer.so.{built.partition('.')[0]}" in fix
+    assert f"(they install TensorRT {installed})" in fix
+    assert "only" not in found[0].summary
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # TensorFlow built without TensorRT returns (0, 0, 0) for both releases
+        # (tf2tensorrt/common/utils.cc): no release, no "TensorRT 0.0.0".
+        pytest.param(
+            "INFO:tensorflow:Linked TensorRT version: (8, 6, 1)\n"
+            "INFO:tensorflow:Loaded TensorRT version: (0, 0, 0)\n",
+            id="loaded-zero",
+        ),
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer8   8.6.1.6-1+cuda12.0   amd64   TensorRT runtime libraries\n"
+            ">>> from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+            ">>> trt._pywrap_py_utils.get_linked_tensorrt_version()\n"
+            "(0, 0, 0)\n",
+            id="linked-zero-echoed",
+        ),
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer8   8.6.1.6-1+cuda12.0   amd64   TensorRT runtime libraries\n"
+            "INFO:tensorflow:Linked TensorRT version: (0, 0, 0)\n",
+            id="linked-zero-noted",
+        ),
+        # TensorRT of the linked major installed where dpkg does not look: pip's wheels
+        # (TensorFlow 2.15's and-cuda extra), the module's version echoed, the Debian
+        # development package of that release.
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer7   7.2.3-1+cuda11.1   amd64   TensorRT runtime libraries\n"
+            "$ pip list | grep -i tensorrt\n"
+            "tensorrt                      8.6.1.post1\n"
+            "tensorrt-libs                 8.6.1\n"
+            "I tensorflow/compiler/tf2tensorrt/common/utils.cc:106] Linked TensorRT version: "
+            "8.6.1\n",
+            id="pip-wheels",
+        ),
+        pytest.param(
+            '$ python -c "import tensorrt; print(tensorrt.__version__)"\n'
+            "8.6.1\n"
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer7   7.2.3-1+cuda11.1   amd64   TensorRT runtime libraries\n"
+            ">>> from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+            ">>> trt.trt_utils._pywrap_py_utils.get_linked_tensorrt_version()\n"
+            "(8, 6, 1)\n",
+            id="module-version-echoed",
+        ),
+        pytest.param(
+            "$ apt list --installed | grep nvinfer\n"
+            "libnvinfer-dev/unknown,now 8.6.1.6-1+cuda12.0 amd64 [installed]\n"
+            "libnvinfer7/unknown,now 7.2.3-1+cuda11.1 amd64 [installed,local]\n"
+            "INFO:tensorflow:Linked TensorRT version: (8, 6, 1)\n",
+            id="dev-package-of-the-release",
+        ),
+    ],
+)
+def test_tensorrt_of_no_release_or_installed_elsewhere_is_no_mismatch(text: str) -> None:
+    assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)
 
 
 def test_tf_trt_linked_against_the_major_installed_is_no_mismatch() -> None:

@@ -3992,11 +3992,17 @@ def tensorrt_version_fix(
     linked: Optional[str], loaded: Optional[str], installed: bool = False
 ) -> Fix:
     """TF-TRT's linked TensorRT (``linked``) and the one it loaded (``loaded``; with
-    ``installed``, the only one the packages listed install) differ: that release on the
-    loader's path first, or a TensorFlow built against the loaded one."""
+    ``installed``, the one the packages listed install, none of them of ``linked``'s major)
+    differ: that release on the loader's path first, or a TensorFlow built against the loaded
+    one."""
     want = f"TensorRT {linked}" if linked else "the TensorRT release TensorFlow was built against"
     got = f"TensorRT {loaded}" if loaded else "another release"
-    found = f"only {got} is installed" if installed else f"loaded {got}"
+    major = linked.split(".", 1)[0] if linked else "N"
+    found = (
+        f"the packages listed hold no libnvinfer.so.{major} (they install {got})"
+        if installed
+        else f"loaded {got}"
+    )
     return Fix(
         f"TensorFlow's TF-TRT was built against {want} and {found}. Install {want} "
         "(TensorFlow 2 also takes a newer release of the same major) from NVIDIA's packages or "

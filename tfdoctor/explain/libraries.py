@@ -1222,8 +1222,8 @@ def _tensorrt_versions(evidence: Evidence, machine: Machine) -> Optional[Finding
         return _tensorrt_installed(evidence, linked)
     if linked is None:
         return None
-    want = _dotted(linked.groups[0].get("required"))
-    got = _dotted(loaded.groups[0].get("loaded"))
+    want = _release(linked.groups[0].get("required"))
+    got = _release(loaded.groups[0].get("loaded"))
     if not want or not got:
         return None
     have, need = version_key(got), version_key(want)
@@ -1252,6 +1252,34 @@ _LINKED_ECHO = re.compile(
 #: TensorRT's runtime library's Debian package, named for its major (libnvinfer8; Debian
 #: Policy 8.1's soname rule, NVIDIA's TensorRT installation guide's package list).
 _NVINFER_PACKAGE = re.compile(r"libnvinfer(?P<major>\d+)")
+#: TensorRT installed other than as the Debian runtime packages, with its major: pip's wheels
+#: (``tensorrt``, ``tensorrt-libs``, ``tensorrt-cu12`` ... as pip list or freeze prints them:
+#: TensorFlow 2.15's and-cuda extra installs TensorRT so, and dpkg never lists them), the
+#: module's ``tensorrt.__version__`` echoed on a line below it, a library in the wheel's
+#: ``tensorrt_libs`` folder, and the Debian development package (libnvinfer-dev, which
+#: depends on its release's runtime package).
+_TENSORRT_ELSEWHERE = re.compile(
+    r"^[ \t]*tensorrt(?:[-_](?:libs|bindings|cu\d+(?:[-_](?:libs|bindings))?))?"
+    r"(?:[ \t]+|==)(?P<pip>\d+)\."
+    r"|tensorrt\.__version__[^\n]{0,200}\n(?:[ \t]*(?:Out\[\d+\]:)?[ \t]*)['\"]?(?P<echo>\d+)\."
+    r"|tensorrt_libs/libnvinfer\.so\.(?P<wheel>\d+)",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _tensorrt_elsewhere(text: str, major: int) -> bool:
+    """Whether ``text`` shows TensorRT of ``major`` installed other than as a libnvinferN
+    Debian package (:data:`_TENSORRT_ELSEWHERE`), or a ``tensorrt_libs`` folder of pip's
+    wheel at all (its major unshown)."""
+    if "tensorrt_libs" in text and "tensorrt_libs/libnvinfer.so." not in text:
+        return True
+    for m in _TENSORRT_ELSEWHERE.finditer(text):
+        if int(next(g for g in m.groups() if g is not None)) == major:
+            return True
+    return any(
+        name == "libnvinfer-dev" and version_key(version)[:1] == (major,)
+        for name, version in (*dpkg_installed(text), *apt_installed(text))
+    )
 
 
 def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[Finding]:
@@ -1264,9 +1292,9 @@ def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[
         return None
     echoed = _LINKED_ECHO.search(text) if "get_linked_tensorrt_version" in text else None
     want = (
-        _dotted(linked.groups[0].get("required"))
+        _release(linked.groups[0].get("required"))
         if linked is not None
-        else _dotted(echoed.group("version"))
+        else _release(echoed.group("version"))
         if echoed is not None
         else ""
     )
@@ -1276,17 +1304,21 @@ def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[
         for m in [_NVINFER_PACKAGE.fullmatch(name)]
         if m is not None
     ]
-    if not want or not installed or any(major == version_key(want)[0] for major, _ in installed):
+    if not want or not installed:
+        return None
+    major = version_key(want)[0]
+    if any(m == major for m, _ in installed) or _tensorrt_elsewhere(text, major):
         return None
     got = installed[0][1].split("-", 1)[0]
     return causes.finding(
         f"explain.{causes.gpu.TENSORRT_VERSION_MISMATCH}",
         Severity.ERROR,
         causes.gpu.TENSORRT_VERSION_MISMATCH,
-        f"TF-TRT was linked against TensorRT {want}; only TensorRT {got} is installed",
+        f"TF-TRT was linked against TensorRT {want}; the packages listed hold no "
+        f"libnvinfer.so.{major}",
         f"TF-TRT names TensorRT {want} as the release it was linked against, and the packages "
         f"listed install TensorRT {got} ({', '.join(f'libnvinfer{m}' for m, _ in installed)}): "
-        f"TF-TRT loads libnvinfer.so.{version_key(want)[0]}, which none of them provides.",
+        f"TF-TRT loads libnvinfer.so.{major}, which none of them provides.",
         causes.gpu.tensorrt_version_fix(want, got, installed=True),
         (
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
@@ -1296,9 +1328,13 @@ def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[
     )
 
 
-def _dotted(version: Optional[str]) -> str:
-    """A version TF-TRT printed as a tuple's items (``7, 2, 2``) or dotted, dotted."""
-    return version.replace(", ", ".") if version else ""
+def _release(version: Optional[str]) -> str:
+    """A version TF-TRT printed as a tuple's items (``7, 2, 2``) or dotted, dotted; "" for
+    major 0, which is no release: TensorFlow built without TensorRT returns (0, 0, 0) for
+    both the linked and the loaded one (tf2tensorrt/common/utils.cc,
+    GetLinkedTensorRTVersion's and GetLoadedTensorRTVersion's #else)."""
+    dotted = version.replace(", ", ".") if version else ""
+    return dotted if dotted and version_key(dotted)[:1] != (0,) else ""
 
 
 #: Python 3.8's words for an extension Windows refused, naming the module (Python/
