@@ -69,6 +69,7 @@ from tfdoctor.explain.hosted import (
     _settle_hosted_python,
     keras_left_by_replacement,
     tf1_replaced_by_tf2,
+    tpu_holder_failed,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
 from tfdoctor.explain.keras_versions import (
@@ -1012,7 +1013,9 @@ def explain(
         keep_weightier(
             findings,
             _ctypes_unfound_went_on(
-                _nccl_fell_back_to_sockets(_said_to_go_on(found, hits), hits, evidence),
+                _nccl_fell_back_to_sockets(
+                    _said_to_go_on(tpu_holder_failed(found, hits, by_cause), hits), hits, evidence
+                ),
                 hits,
                 evidence,
             ),
