@@ -137,10 +137,10 @@ def test_icu_without_its_data_symbol_missing_is_not_read_so(text: str) -> None:
         # TF-TRT's own note of both releases as it starts, with no refusal after it: the C++
         # plugin initialiser's dotted versions, the Python check's tuples.
         (
-            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/utils/"
-            "trt_common_utils.cc:58] Linked TensorRT version: 7.2.2\n"
-            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/utils/"
-            "trt_common_utils.cc:60] Loaded TensorRT version: 8.0.1",
+            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/common/"
+            "utils.cc:106] Linked TensorRT version: 7.2.2\n"
+            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/common/"
+            "utils.cc:108] Loaded TensorRT version: 8.0.1",
             "error",
             "7.2.2",
             "8.0.1",

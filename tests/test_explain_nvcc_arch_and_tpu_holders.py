@@ -2,17 +2,21 @@
 release or the program that relays them.
 
 - nvcc's refusal of an architecture its feature list lacks: ``Value 'sm_XX' is not defined for
-  option 'gpu-architecture'`` (with or without its ``nvcc fatal :`` prefix, the closing quote
-  typographic where a copy turned it) and ``Unsupported gpu architecture 'compute_XX'``. From
-  Maxwell (sm_50) to Volta (sm_72) CUDA 13 dropped the architectures as well, so where the log
-  does not show the toolkit's release the fix ranks both: a toolkit older than the first CUDA
-  to know the architecture (NVIDIA's GPU feature list, data/cuda.yaml), or one of CUDA 13 or
-  later (CUDA 12.9's release notes on deprecated architectures).
+  option 'gpu-architecture'`` (with or without its ``nvcc fatal :`` prefix) and ``Unsupported
+  gpu architecture 'compute_XX'``. From Maxwell (sm_50) to Volta (sm_72) CUDA 13 dropped the
+  architectures as well, so where the log does not show the toolkit's release the summary and
+  the fix name both candidates, which ``nvcc --version`` tells apart: a toolkit older than the
+  first CUDA to know the architecture (NVIDIA's GPU feature list, data/cuda.yaml), or one of
+  CUDA 13 or later (CUDA 12.9's release notes on deprecated architectures); the toolkits that
+  compile for it run from the first to CUDA 12.x. With CUDA 13 shown, the compiler's own cause
+  says so, not a wheel without code for the GPU.
 - A TPU another process holds: libtpu's ``The TPU is already in use by process with pid N``,
-  TensorFlow's ``libtpu.so already in use by another process`` (tpu_initializer_helper.cc,
-  2.7 on) and the device node's ``TPU initialization failed: open(/dev/vfio/N): Device or
-  resource busy`` (Cloud Dataflow's TPU troubleshooting page): the fix finds and ends that
-  process, not nvidia-smi's GPU compute mode.
+  TensorFlow's ``libtpu.so is already in use by process with pid N`` or, where it cannot see
+  the holder, ``libtpu.so already in use by another process`` (tpu_initializer_helper.cc, 2.7
+  on, at INFO: a warning unless this process then finds no TPU) and the device node's ``TPU
+  initialization failed: open(/dev/vfio/N): Device or resource busy`` (Cloud Dataflow's TPU
+  troubleshooting page): the fix finds and ends that process, not nvidia-smi's GPU compute
+  mode.
 
 The logs below are written here, short and in the programs' words.
 """
@@ -42,24 +46,24 @@ _NVCC_VERSION = "$ nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
         pytest.param(
             "Using gpu device 0: GeForce GTX 1080 (CNMeM is disabled, cuDNN 5005)\n"
             "ERROR (theano.sandbox.cuda): Failed to compile cuda_ndarray.cu: "
-            "Value 'sm_61' is not defined for option 'gpu-architecture\u2019\n",
+            "Value 'sm_61' is not defined for option 'gpu-architecture'\n",
             "ptxas-too-old",
-            ("CUDA 8.0", "CUDA 13", "CUDA 12 toolkit", "nvcc --version"),
-            (),
-            id="pascal-relayed-typographic-quote",
+            ("CUDA 8.0 to 12.x", "CUDA 13", "nvcc --version"),
+            ("most likely", "CUDA 8.0 or newer"),
+            id="pascal-relayed",
         ),
         pytest.param(
             "nvcc fatal   : Unsupported gpu architecture 'compute_70'\n",
             "ptxas-too-old",
-            ("CUDA 9.0", "CUDA 13"),
-            (),
+            ("CUDA 9.0 to 12.x", "CUDA 13"),
+            ("most likely", "CUDA 9.0 or newer"),
             id="volta-virtual-architecture",
         ),
         pytest.param(
             _NVCC_VERSION + "Cuda compilation tools, release 13.0, V13.0.48\n"
             "$ pip install .\n"
             "nvcc fatal   : Value 'sm_61' is not defined for option 'gpu-architecture'\n",
-            "gpu-arch-unsupported",
+            "ptxas-too-old",
             ("CUDA 12 toolkit's nvcc", "7.5"),
             ("XLA",),
             id="cuda13-drops-pascal",
@@ -74,7 +78,7 @@ _NVCC_VERSION = "$ nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
         ),
     ],
 )
-def test_nvcc_refusing_an_architecture_ranks_what_the_log_leaves_open(
+def test_nvcc_refusing_an_architecture_names_what_the_log_leaves_open(
     log: str, cause: str, has: tuple[str, ...], lacks: tuple[str, ...]
 ) -> None:
     top = top_error(explained(log))
@@ -82,6 +86,47 @@ def test_nvcc_refusing_an_architecture_ranks_what_the_log_leaves_open(
     text = fix_text(top)
     assert all(word in text for word in has), text
     assert not any(word in text for word in lacks), text
+
+
+@pytest.mark.parametrize(
+    ("log", "summary"),
+    [
+        pytest.param(
+            "building extension 'my_op'\n"
+            "nvcc fatal   : Unsupported gpu architecture 'compute_61'\n",
+            "The CUDA compiler (nvcc) does not know compute capability 6.1: it is older than "
+            "this GPU, or of CUDA 13 or newer, which dropped it",
+            id="pascal-release-unshown",
+        ),
+        pytest.param(
+            "$ nvcc --version\n"
+            "Cuda compilation tools, release 13.0, V13.0.48\n"
+            "$ python setup.py build_ext\n"
+            "nvcc fatal   : Value 'sm_61' is not defined for option 'gpu-architecture'\n",
+            "The CUDA compiler (nvcc) is of CUDA 13, which does not compile for compute "
+            "capability 6.1",
+            id="cuda13-shown",
+        ),
+        pytest.param(
+            "W external/local_xla/xla/stream_executor/gpu/asm_compiler.cc:231] ptxas fatal   : "
+            "Value 'sm_61' is not defined for option 'gpu-name'\n",
+            "The ptxas XLA runs does not know compute capability 6.1: it is older than this "
+            "GPU, or of CUDA 13 or newer, which dropped it",
+            id="xla-ptxas-release-unshown",
+        ),
+        pytest.param(
+            "nvcc fatal   : Value 'sm_89' is not defined for option 'gpu-architecture'\n",
+            "The CUDA compiler (nvcc) is older than this GPU and does not know its architecture",
+            id="ada-only-older",
+        ),
+    ],
+)
+def test_the_summary_of_a_compilers_refusal_claims_no_more_than_the_log_shows(
+    log: str, summary: str
+) -> None:
+    top = top_error(explained(log))
+    assert top.cause == "ptxas-too-old"
+    assert top.summary == summary
 
 
 @pytest.mark.parametrize(

@@ -3457,6 +3457,18 @@ def directml_adapter_fix() -> Fix:
 #: https://developer.nvidia.com/blog/navigating-gpu-architecture-support-a-guide-for-nvidia-cuda-developers/
 #: https://docs.nvidia.com/cuda/cufft/deprecated-functionality.html (from CUDA 13.0: Turing)
 _TOOLKIT_OLDEST_ARCH: Final = {13: (7, 5)}
+#: The generations each major of :data:`_TOOLKIT_OLDEST_ARCH` dropped, in NVIDIA's words.
+_TOOLKIT_DROPPED_GENERATIONS: Final = {13: "Maxwell, Pascal and Volta"}
+
+
+def toolkit_drop_words(major: int) -> str:
+    """NVIDIA's drop of the generations that CUDA ``major``'s compilers no longer target, as
+    the latest major of :data:`_TOOLKIT_OLDEST_ARCH` up to ``major`` made it ("NVIDIA dropped
+    Maxwell, Pascal and Volta in CUDA 13.0"); "" where no major up to it dropped any."""
+    since = max((x for x in _TOOLKIT_OLDEST_ARCH if x <= major), default=None)
+    if since is None:
+        return ""
+    return f"NVIDIA dropped {_TOOLKIT_DROPPED_GENERATIONS[since]} in CUDA {since}.0"
 
 
 def toolkit_dropped_arch(major: int, cc_major: int, cc_minor: int) -> Optional[str]:
@@ -3493,7 +3505,7 @@ def toolkit_dropped_arch_fix(
     if tool == "nvcc":
         return Fix(
             f"The CUDA {major} toolkit's nvcc ({shown}) compiles for no GPU older than compute "
-            f"capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), and "
+            f"capability {oldest} ({toolkit_drop_words(major)}), and "
             f"this build asks for {capability}: a newer nvcc cannot help. Build with a CUDA "
             f"{before} toolkit's nvcc (its bin first on PATH, or CUDA_HOME pointing at it; in a "
             f"container, an image of CUDA {before}), or for a GPU of compute capability "
@@ -3502,7 +3514,7 @@ def toolkit_dropped_arch_fix(
         )
     return Fix(
         f"The CUDA {major} toolkit's compilers (ptxas, nvcc) compile for no GPU older than "
-        f"compute capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), "
+        f"compute capability {oldest} ({toolkit_drop_words(major)}), "
         f"and this GPU is {capability}: a newer ptxas cannot help. Let XLA use a CUDA {before} "
         f"ptxas: a CUDA {before} toolkit's bin first on PATH in place of the CUDA {major} one "
         f"({shown}), or, with that one off PATH, the CUDA {before} compiler wheel (XLA runs a "

@@ -7,6 +7,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import install_fix, set_env
+from tfdoctor.causes.gpu import toolkit_drop_words as drop_words
 from tfdoctor.cuda_layout import first_cuda_for, nvcc_wheel_dir, wheel_first_release, wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -282,8 +283,10 @@ def ptxas_old_fix(
     if shown is not None and tool == "ptxas" and architecture is None:
         return _ptxas_version_fix(m, *shown)
     first = _first_cuda_of(architecture) if architecture else None
+    # Where a later major dropped the architecture, the toolkits that know it end before it.
+    upto = f" to {dropped[0] - 1}.x" if dropped is not None else " or newer"
     knows = (
-        f"that knows {architecture} (CUDA {first} or newer: NVIDIA's GPU feature list)"
+        f"that knows {architecture} (CUDA {first}{upto}: NVIDIA's GPU feature list)"
         if first
         else f"that knows {architecture} (NVIDIA's GPU feature list)"
         if architecture
@@ -291,17 +294,18 @@ def ptxas_old_fix(
     )
     if tool == "nvcc" and dropped is not None and architecture:
         major, oldest = dropped
+        # Between the first CUDA that knew the architecture and the last before the drop:
+        # the toolkits that compile for it.
+        between = f"CUDA {first} to {major - 1}.x" if first else f"CUDA {major - 1}.x or older"
         return Fix(
             f"The CUDA compiler (nvcc) building this code does not know {architecture}, and the "
             "log does not show its release, which tells the two candidates apart (`nvcc "
-            "--version`; `nvcc --list-gpu-arch` lists what it knows); most likely first: "
-            f"1. an nvcc older than the architecture: use one from a CUDA toolkit {knows} (a "
-            "newer toolkit first on PATH, or CUDA_HOME pointing at it; in a container, an image "
-            f"of a newer CUDA), then build again. 2. an nvcc of CUDA {major} or newer, which "
-            f"compiles for no GPU older than compute capability {oldest} (NVIDIA dropped "
-            f"Maxwell, Pascal and Volta in CUDA 13.0): use a CUDA {major - 1} toolkit's nvcc the "
-            "same way, or build for a GPU of compute capability "
-            f"{oldest} or newer.",
+            "--version`; `nvcc --list-gpu-arch` lists what it knows): an nvcc older than the "
+            f"architecture, or one of CUDA {major} or newer, which compiles for no GPU older "
+            f"than compute capability {oldest} ({drop_words(major)}). Either way, use an nvcc "
+            f"from a toolkit of {between}, which knows {architecture} (its bin first on PATH, or "
+            "CUDA_HOME pointing at it; in a container, an image of that CUDA), then build "
+            f"again; or build for a GPU of compute capability {oldest} or newer.",
             ("nvcc --version", "which -a nvcc", "nvcc --list-gpu-arch"),
         )
     if tool == "nvcc":
@@ -325,8 +329,8 @@ def ptxas_old_fix(
     major, oldest = dropped
     return Fix(
         f"{fix.text} Or, where that ptxas is of CUDA {major} or later (`ptxas --version` "
-        f"tells), which compiles for no GPU older than compute capability {oldest} (NVIDIA "
-        f"dropped Maxwell, Pascal and Volta in CUDA 13.0), {architecture} is too old for it "
+        f"tells), which compiles for no GPU older than compute capability {oldest} "
+        f"({drop_words(major)}), {architecture} is too old for it "
         f"and a newer ptxas cannot help: put a CUDA {major - 1} toolkit's bin first on PATH "
         "instead.",
         fix.commands,

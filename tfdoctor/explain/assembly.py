@@ -178,6 +178,7 @@ from tfdoctor.explain.wheels import (
     installer_of,
     pip_of_another_python,
 )
+from tfdoctor.explain.xla import compiler_summary
 from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import LEGACY_KERAS_VALUES, Machine
@@ -490,7 +491,9 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = _moved_summary(final, cause, lead, r)
+    summary = (
+        compiler_summary(hits, r) if final == causes.xla.PTXAS_TOO_OLD else None
+    ) or _moved_summary(final, cause, lead, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
         summary = (
