@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfdoctor.evidence.dpkg import dpkg_installed, library_packages
+from tfdoctor.evidence.dpkg import apt_installed, dpkg_installed, library_packages
 
 _LISTING = """\
 $ dpkg -l | grep -E 'libfoo|zlib'
@@ -37,3 +37,18 @@ def test_rows_give_installed_names_and_versions_only() -> None:
 )
 def test_a_librarys_package_is_named_after_its_soname(library: str, expected: list[str]) -> None:
     assert library_packages(library, dpkg_installed(_LISTING)) == expected
+
+
+def test_apt_lists_installed_rows_are_read_with_their_versions() -> None:
+    text = (
+        "$ apt list --installed | grep infer\n"
+        "\n"
+        "libnvinfer8/unknown,now 8.0.0-1+cuda11.0 amd64 [installed,upgradable to: 8.2.0-1]\n"
+        "libnvinfer-plugin8/unknown,now 8.0.0-1+cuda11.0 amd64 [installed,automatic]\n"
+        "libnvinfer-dev/unknown 8.2.0-1+cuda11.4 amd64 [upgradable from: 8.0.0-1+cuda11.0]\n"
+    )
+    assert apt_installed(text) == (
+        ("libnvinfer8", "8.0.0-1+cuda11.0"),
+        ("libnvinfer-plugin8", "8.0.0-1+cuda11.0"),
+    )
+    assert apt_installed("libnvinfer8/unknown 8.2.0-1 amd64 [upgradable from: 8.0.0-1]\n") == ()

@@ -80,6 +80,10 @@ incarnation: 3
             0,
             None,
         ),
+        # The GPU check scripts copy (if tf.test.gpu_device_name(): print('Default GPU
+        # Device: ...') else: print("Please install GPU version of TF")), answering no GPU.
+        pytest.param("2.10.0\nPlease install GPU version of TF", 0, None, id="gpu-check-else"),
+        pytest.param("Default GPU Device: ", 0, None, id="gpu-check-no-name"),
         ("tf.test.is_built_with_cuda(): False", None, False),
         (">>> tf.test.is_built_with_cuda()\nTrue", None, True),
         # A session's device placement log: printf'd bare, or LOG(INFO)'d by later releases.
@@ -120,6 +124,14 @@ def test_each_form_of_the_answer_is_read(
         # One kernel's definition as the kernel registry logs it, not the process's devices.
         'E tensorflow/core/framework/op_kernel.cc:943] OpKernel (\'op: "BestSplits" '
         'device_type: "CPU"\') for unknown op: BestSplits',
+        # The same check's source pasted, and its answer naming a GPU.
+        pytest.param(
+            "if tf.test.gpu_device_name():\n"
+            "    print('Default GPU Device: {}'.format(tf.test.gpu_device_name()))\n"
+            'else:\n    print("Please install GPU version of TF")',
+            id="gpu-check-source",
+        ),
+        pytest.param("Default GPU Device: /device:GPU:0", id="gpu-check-named"),
         # The mapping of a session that has a GPU lists it below its heading.
         "Device mapping:\n/job:localhost/replica:0/task:0/device:GPU:0 -> device: 0, name: "
         "Tesla T4, pci bus id: 0000:00:04.0, compute capability: 7.5",
@@ -504,6 +516,26 @@ def test_the_runtime_missing_beside_a_toolkit_installed_is_the_gpu_setups_failur
     assert top.fix is not None and "the CUDA toolkit installed is" in top.fix.text
     # Every line built with CUDA 10.1 (2.1 to 2.3) was built with cuDNN 7.6: the fix says so.
     assert "CUDA 10.1 toolkit and cuDNN 7.6 beside it" in top.fix.text
+
+
+@pytest.mark.parametrize(
+    ("shown", "raised"),
+    [
+        pytest.param("Please install GPU version of TF\n", True, id="gpu-check-else"),
+        pytest.param("Default GPU Device: \n", True, id="gpu-check-no-name"),
+        pytest.param(
+            'else:\n    print("Please install GPU version of TF")\n', False, id="its-source"
+        ),
+    ],
+)
+def test_the_copied_gpu_checks_answer_says_whether_a_gpu_was_meant(
+    shown: str, raised: bool
+) -> None:
+    # The check's else branch printed under the runtime's dlerror: the script asked for a GPU
+    # and got none, as an empty list answers; its source pasted says nothing so.
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + _CUDART_NOTE + shown))
+    assert top.cause == "cuda-libs-missing"
+    assert (top.severity.rank >= Severity.WARNING.rank) is raised
 
 
 @pytest.mark.parametrize(

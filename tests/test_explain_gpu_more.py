@@ -134,8 +134,26 @@ def test_icu_without_its_data_symbol_missing_is_not_read_so(text: str) -> None:
             "7.2.2",
             "7.1.3",
         ),
+        # TF-TRT's own note of both releases as it starts, with no refusal after it: the C++
+        # plugin initialiser's dotted versions, the Python check's tuples.
+        (
+            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/common/"
+            "utils.cc:106] Linked TensorRT version: 7.2.2\n"
+            "2021-11-02 10:00:00.000000: I tensorflow/compiler/tf2tensorrt/common/"
+            "utils.cc:108] Loaded TensorRT version: 8.0.1",
+            "error",
+            "7.2.2",
+            "8.0.1",
+        ),
+        (
+            "INFO:tensorflow:Linked TensorRT version: (8, 4, 3)\n"
+            "INFO:tensorflow:Loaded TensorRT version: (8, 2, 1)",
+            "error",
+            "8.4.3",
+            "8.2.1",
+        ),
     ],
-    ids=["tf1-warning", "tf1-older-major", "tf2-refused"],
+    ids=["tf1-warning", "tf1-older-major", "tf2-refused", "noted-other-major", "noted-older"],
 )
 def test_tf_trt_loading_another_tensorrt_names_the_one_it_was_built_against(
     line: str, severity: str, built: str, loaded: str
@@ -157,10 +175,124 @@ def test_tf_trt_loading_another_tensorrt_names_the_one_it_was_built_against(
         "INFO:tensorflow:Linked TensorRT version: (7, 2, 2)\n"
         "INFO:tensorflow:Loaded TensorRT version: (7, 2, 2)\n",
         "INFO:tensorflow:Running against TensorRT version 5.0.2\n",
+        # A newer release of the same major, noted: TensorFlow 2 takes it.
+        "I tensorflow/compiler/tf2tensorrt/convert/convert_nodes.cc:1371] Linked TensorRT "
+        "version: 8.4.3\nI tensorflow/compiler/tf2tensorrt/convert/convert_nodes.cc:1373] "
+        "Loaded TensorRT version: 8.6.1\n",
         # Another program's words about versions.
         "pip: tensorrt mismatch between the lock file and the environment\n",
     ],
-    ids=["tf2-supported-minor", "versions-logged", "running-against", "other-words"],
+    ids=[
+        "tf2-supported-minor",
+        "versions-logged",
+        "running-against",
+        "newer-minor-noted",
+        "other-words",
+    ],
 )
 def test_tensorrt_releases_that_agree_are_not_a_mismatch(text: str) -> None:
+    assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    ("text", "built", "installed"),
+    [
+        pytest.param(
+            "$ apt list --installed 2>/dev/null | grep nvinfer\n"
+            "libnvinfer10/unknown,now 10.0.1.6-1+cuda12.4 amd64 [installed]\n"
+            "libnvinfer-plugin10/unknown,now 10.0.1.6-1+cuda12.4 amd64 [installed]\n"
+            ">>> from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+            ">>> trt.trt_utils._pywrap_py_utils.get_linked_tensorrt_version()\n"
+            "(8, 6, 1)\n",
+            "8.6.1",
+            "10.0.1.6",
+            id="apt-list-and-echo",
+        ),
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer7      7.1.3-1+cuda11.0   amd64   TensorRT runtime libraries\n"
+            "INFO:tensorflow:Linked TensorRT version: (8, 2, 4)\n",
+            "8.2.4",
+            "7.1.3",
+            id="dpkg-and-note",
+        ),
+    ],
+)
+def test_tf_trt_linked_against_a_major_no_installed_package_provides(
+    text: str, built: str, installed: str
+) -> None:
+    found = [x for x in explained(text).findings if x.cause == "tensorrt-version-mismatch"]
+    assert found and found[0].severity.value == "error"
+    fix = fix_text(found[0])
+    assert f"built against TensorRT {built}" in fix
+    assert f"the packages listed hold no libnvinfer.so.{built.partition('.')[0]}" in fix
+    assert f"(they install TensorRT {installed})" in fix
+    assert "only" not in found[0].summary
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # TensorFlow built without TensorRT returns (0, 0, 0) for both releases
+        # (tf2tensorrt/common/utils.cc): no release, no "TensorRT 0.0.0".
+        pytest.param(
+            "INFO:tensorflow:Linked TensorRT version: (8, 6, 1)\n"
+            "INFO:tensorflow:Loaded TensorRT version: (0, 0, 0)\n",
+            id="loaded-zero",
+        ),
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer8   8.6.1.6-1+cuda12.0   amd64   TensorRT runtime libraries\n"
+            ">>> from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+            ">>> trt._pywrap_py_utils.get_linked_tensorrt_version()\n"
+            "(0, 0, 0)\n",
+            id="linked-zero-echoed",
+        ),
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer8   8.6.1.6-1+cuda12.0   amd64   TensorRT runtime libraries\n"
+            "INFO:tensorflow:Linked TensorRT version: (0, 0, 0)\n",
+            id="linked-zero-noted",
+        ),
+        # TensorRT of the linked major installed where dpkg does not look: pip's wheels
+        # (TensorFlow 2.15's and-cuda extra), the module's version echoed, the Debian
+        # development package of that release.
+        pytest.param(
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer7   7.2.3-1+cuda11.1   amd64   TensorRT runtime libraries\n"
+            "$ pip list | grep -i tensorrt\n"
+            "tensorrt                      8.6.1.post1\n"
+            "tensorrt-libs                 8.6.1\n"
+            "I tensorflow/compiler/tf2tensorrt/common/utils.cc:106] Linked TensorRT version: "
+            "8.6.1\n",
+            id="pip-wheels",
+        ),
+        pytest.param(
+            '$ python -c "import tensorrt; print(tensorrt.__version__)"\n'
+            "8.6.1\n"
+            "$ dpkg -l | grep nvinfer\n"
+            "ii  libnvinfer7   7.2.3-1+cuda11.1   amd64   TensorRT runtime libraries\n"
+            ">>> from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+            ">>> trt.trt_utils._pywrap_py_utils.get_linked_tensorrt_version()\n"
+            "(8, 6, 1)\n",
+            id="module-version-echoed",
+        ),
+        pytest.param(
+            "$ apt list --installed | grep nvinfer\n"
+            "libnvinfer-dev/unknown,now 8.6.1.6-1+cuda12.0 amd64 [installed]\n"
+            "libnvinfer7/unknown,now 7.2.3-1+cuda11.1 amd64 [installed,local]\n"
+            "INFO:tensorflow:Linked TensorRT version: (8, 6, 1)\n",
+            id="dev-package-of-the-release",
+        ),
+    ],
+)
+def test_tensorrt_of_no_release_or_installed_elsewhere_is_no_mismatch(text: str) -> None:
+    assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)
+
+
+def test_tf_trt_linked_against_the_major_installed_is_no_mismatch() -> None:
+    text = (
+        "libnvinfer8/unknown,now 8.6.1.6-1+cuda12.0 amd64 [installed]\n"
+        "INFO:tensorflow:Linked TensorRT version: (8, 4, 3)\n"
+    )
     assert all(x.cause != "tensorrt-version-mismatch" for x in explained(text).findings)

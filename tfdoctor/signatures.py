@@ -86,6 +86,10 @@ GROUPS = frozenset(
         # The Bazel repository a refusing XLA source file was built in where the log prints
         # its path (jaxlib's external/xla/xla/...): which framework's XLA said it.
         "xla_build",
+        # The process that holds a TPU and the TPU's device node (vfio/0, accel0), where
+        # libtpu's or the node's refusal names them.
+        "pid",
+        "tpu_device",
         "cudnn_version",
         "library",
         "compute_capability",

@@ -3457,6 +3457,18 @@ def directml_adapter_fix() -> Fix:
 #: https://developer.nvidia.com/blog/navigating-gpu-architecture-support-a-guide-for-nvidia-cuda-developers/
 #: https://docs.nvidia.com/cuda/cufft/deprecated-functionality.html (from CUDA 13.0: Turing)
 _TOOLKIT_OLDEST_ARCH: Final = {13: (7, 5)}
+#: The generations each major of :data:`_TOOLKIT_OLDEST_ARCH` dropped, in NVIDIA's words.
+_TOOLKIT_DROPPED_GENERATIONS: Final = {13: "Maxwell, Pascal and Volta"}
+
+
+def toolkit_drop_words(major: int) -> str:
+    """NVIDIA's drop of the generations that CUDA ``major``'s compilers no longer target, as
+    the latest major of :data:`_TOOLKIT_OLDEST_ARCH` up to ``major`` made it ("NVIDIA dropped
+    Maxwell, Pascal and Volta in CUDA 13.0"); "" where no major up to it dropped any."""
+    since = max((x for x in _TOOLKIT_OLDEST_ARCH if x <= major), default=None)
+    if since is None:
+        return ""
+    return f"NVIDIA dropped {_TOOLKIT_DROPPED_GENERATIONS[since]} in CUDA {since}.0"
 
 
 def toolkit_dropped_arch(major: int, cc_major: int, cc_minor: int) -> Optional[str]:
@@ -3469,15 +3481,40 @@ def toolkit_dropped_arch(major: int, cc_major: int, cc_minor: int) -> Optional[s
     return f"{oldest[0]}.{oldest[1]}"
 
 
+def dropping_toolkit(cc_major: int, cc_minor: int) -> Optional[tuple[int, str]]:
+    """The first CUDA major whose compiler no longer targets compute capability
+    ``cc_major.cc_minor``, with the oldest it still targets (``(13, "7.5")``); None where
+    every major of :data:`_TOOLKIT_OLDEST_ARCH` still does."""
+    return next(
+        (
+            (since, f"{floor[0]}.{floor[1]}")
+            for since, floor in sorted(_TOOLKIT_OLDEST_ARCH.items())
+            if (cc_major, cc_minor) < floor
+        ),
+        None,
+    )
+
+
 def toolkit_dropped_arch_fix(
-    m: Machine, capability: str, major: int, shown: str, oldest: str
+    m: Machine, capability: str, major: int, shown: str, oldest: str, tool: str = "ptxas"
 ) -> Fix:
     """A GPU of ``capability`` below the ``oldest`` CUDA ``major``'s compiler targets (the
-    toolkit ``shown``): a compiler of the major before, which still targets it, for XLA."""
+    toolkit ``shown``): a compiler of the major before, which still targets it, for XLA, or
+    for nvcc (``tool``) building a project's own CUDA code."""
     before = major - 1
+    if tool == "nvcc":
+        return Fix(
+            f"The CUDA {major} toolkit's nvcc ({shown}) compiles for no GPU older than compute "
+            f"capability {oldest} ({toolkit_drop_words(major)}), and "
+            f"this build asks for {capability}: a newer nvcc cannot help. Build with a CUDA "
+            f"{before} toolkit's nvcc (its bin first on PATH, or CUDA_HOME pointing at it; in a "
+            f"container, an image of CUDA {before}), or for a GPU of compute capability "
+            f"{oldest} or newer.",
+            ("which -a nvcc", "nvcc --version", "nvcc --list-gpu-arch"),
+        )
     return Fix(
         f"The CUDA {major} toolkit's compilers (ptxas, nvcc) compile for no GPU older than "
-        f"compute capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), "
+        f"compute capability {oldest} ({toolkit_drop_words(major)}), "
         f"and this GPU is {capability}: a newer ptxas cannot help. Let XLA use a CUDA {before} "
         f"ptxas: a CUDA {before} toolkit's bin first on PATH in place of the CUDA {major} one "
         f"({shown}), or, with that one off PATH, the CUDA {before} compiler wheel (XLA runs a "
@@ -3963,13 +4000,23 @@ def tensorrt_engine_fix(
     )
 
 
-def tensorrt_version_fix(linked: Optional[str], loaded: Optional[str]) -> Fix:
-    """TF-TRT's linked TensorRT (``linked``) and the one it loaded (``loaded``) differ: that
-    release on the loader's path first, or a TensorFlow built against the loaded one."""
+def tensorrt_version_fix(
+    linked: Optional[str], loaded: Optional[str], installed: bool = False
+) -> Fix:
+    """TF-TRT's linked TensorRT (``linked``) and the one it loaded (``loaded``; with
+    ``installed``, the one the packages listed install, none of them of ``linked``'s major)
+    differ: that release on the loader's path first, or a TensorFlow built against the loaded
+    one."""
     want = f"TensorRT {linked}" if linked else "the TensorRT release TensorFlow was built against"
     got = f"TensorRT {loaded}" if loaded else "another release"
+    major = linked.split(".", 1)[0] if linked else "N"
+    found = (
+        f"the packages listed hold no libnvinfer.so.{major} (they install {got})"
+        if installed
+        else f"loaded {got}"
+    )
     return Fix(
-        f"TensorFlow's TF-TRT was built against {want} and loaded {got}. Install {want} "
+        f"TensorFlow's TF-TRT was built against {want} and {found}. Install {want} "
         "(TensorFlow 2 also takes a newer release of the same major) from NVIDIA's packages or "
         "archive of that release for the build's CUDA, and put its lib "
         "directory first on LD_LIBRARY_PATH, so libnvinfer and libnvinfer_plugin load from "

@@ -99,11 +99,15 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             THREADS_EXHAUSTED,
             "The process reached its limit of threads",
-            "TensorFlow sizes its thread pools by the CPUs it sees, which in a container or a "
-            "batch job can be far more than the tasks the process may start (ulimit -u, the "
-            "cgroup's pids.max); pthread_create then fails with EAGAIN and TensorFlow aborts.",
+            "TensorFlow sizes its thread pools by the CPUs it sees, as OpenBLAS and OpenMP do "
+            "theirs, which in a container or a batch job can be far more than the tasks the "
+            "process may start (ulimit -u, the cgroup's pids.max), the more so in many worker "
+            "processes each loading them; pthread_create then fails with EAGAIN and the "
+            "library aborts.",
             "https://man7.org/linux/man-pages/man3/pthread_create.3.html",
             "https://www.tensorflow.org/api_docs/python/tf/config/threading",
+            "https://github.com/OpenMathLib/OpenBLAS/blob/v0.3.21/driver/others/blas_server.c",
+            "https://gcc.gnu.org/onlinedocs/libgomp/OMP_005fNUM_005fTHREADS.html",
         ),
         define(
             HOST_OUT_OF_MEMORY,
@@ -688,8 +692,13 @@ def disk_space_fix(m: Machine, os: Optional[str], docker: bool = False) -> Fix:
     )
 
 
-def gpu_busy_fix(m: Machine) -> Fix:
-    """Which process holds the GPU and in which compute mode; another GPU, or the default mode."""
+def gpu_busy_fix(
+    m: Machine, tpu: bool = False, pid: Optional[str] = None, device: Optional[str] = None
+) -> Fix:
+    """Which process holds the GPU and in which compute mode; another GPU, or the default mode.
+    A TPU (``tpu``) has no compute mode: the process that holds it (:func:`_tpu_busy_fix`)."""
+    if tpu:
+        return _tpu_busy_fix(pid, device)
     return Fix(
         "See which process holds the GPU and its compute mode: end that process (a notebook "
         "kernel, a second process of the job), run on a free GPU (CUDA_VISIBLE_DEVICES), or "
@@ -699,6 +708,27 @@ def gpu_busy_fix(m: Machine) -> Fix:
             "nvidia-smi --query-gpu=index,compute_mode --format=csv",
             "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
             "sudo nvidia-smi -c DEFAULT",
+        ),
+    )
+
+
+def _tpu_busy_fix(pid: Optional[str] = None, device: Optional[str] = None) -> Fix:
+    """The process that holds the TPU, ended: libtpu takes a TPU for one process at a time
+    (TensorFlow's tpu_initializer_helper.cc; Cloud Dataflow's TPU troubleshooting page),
+    ``pid`` where libtpu named it, else the one lsof finds on the TPU's device node
+    (``device``, ``vfio/0``; /dev/accel* and /dev/vfio/* where the log names none)."""
+    nodes = f"/dev/{device}" if device else "/dev/accel* /dev/vfio/*"
+    holder = f"process {pid}" if pid else "the process lsof lists"
+    return Fix(
+        f"One process at a time can use a TPU, and another holds it: end {holder} (a notebook "
+        "kernel or an earlier run still alive, a second process of the same job), or give "
+        "each process a TPU of its own; then start this one again.",
+        (
+            *((f"ps -o pid,user,etime,args -p {pid}",) if pid else ()),
+            *(() if pid else (f"sudo lsof -w {nodes}",)),
+            # Without a pid, the holders lsof finds are ended (-t prints their pids only); sudo
+            # as for lsof, since the holder may be another user's.
+            f"kill {pid}" if pid else f"sudo lsof -t -w {nodes} | xargs -r sudo kill",
         ),
     )
 
@@ -797,16 +827,53 @@ def env_flag_fix(m: Machine, variable: str, flag: str) -> Fix:
     )
 
 
-def thread_limit_fix(m: Machine) -> Fix:
-    """Fewer threads from TensorFlow's pools, or a higher task limit."""
+#: The pool that could not start a thread (explain's signatures name it) -> what caps it, in
+#: words, and the variables that do, read as the library starts: OpenBLAS's blas_thread_init
+#: suggests a smaller OPENBLAS_NUM_THREADS itself (driver/others/blas_server.c); libgomp's team
+#: size is OMP_NUM_THREADS (GCC's libgomp manual); Python's threading has no pool to cap.
+_THREAD_POOLS: Final[dict[str, tuple[str, tuple[tuple[str, str], ...]]]] = {
+    "tensorflow": (
+        "cap TensorFlow's pools (TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS, or "
+        "tf.config.threading before any op runs) at the CPUs the job was given",
+        (("TF_NUM_INTRAOP_THREADS", "4"), ("TF_NUM_INTEROP_THREADS", "2")),
+    ),
+    "openblas": (
+        "cap OpenBLAS's pool, one thread per CPU it sees in every process that loads it "
+        "(NumPy's and SciPy's copies among them), with OPENBLAS_NUM_THREADS set before the "
+        "process starts (1 where many worker processes each load it)",
+        (("OPENBLAS_NUM_THREADS", "1"),),
+    ),
+    "openmp": (
+        "cap the OpenMP team, one thread per CPU it sees in every process, with "
+        "OMP_NUM_THREADS set before the process starts (1 where many worker processes each "
+        "start one)",
+        (("OMP_NUM_THREADS", "1"),),
+    ),
+    "python": (
+        "start fewer Python threads (the workers a data loader, a thread pool or a server starts)",
+        (),
+    ),
+}
+
+
+def thread_limit_fix(m: Machine, pools: Sequence[str] = ("tensorflow",)) -> Fix:
+    """Fewer threads from each of the ``pools`` that failed (:data:`_THREAD_POOLS`), or higher
+    limits: EAGAIN is a limit of tasks (RLIMIT_NPROC, the cgroup's pids.max) or the memory for
+    the thread's stack refused (RLIMIT_AS among them), which ``ulimit -a`` shows together."""
+    known = [p for p in dict.fromkeys(pools) if p in _THREAD_POOLS] or ["tensorflow"]
+    words = "; ".join(_THREAD_POOLS[p][0] for p in known)
+    variables = tuple(v for p in known for v in _THREAD_POOLS[p][1])
+    # A pool without a variable of its own sets none: set_env with no settings would be a bare
+    # `export` (which lists every variable) or an empty command.
+    settings = set_env(m, *variables) if variables else ()
+    if m.os == "windows":
+        # ulimit and the cgroup's pids.max are Linux's; Windows has no such per-user limit.
+        return Fix(f"Start fewer threads: {words}.", settings)
     return Fix(
-        "Start fewer threads: cap TensorFlow's pools (TF_NUM_INTRAOP_THREADS and "
-        "TF_NUM_INTEROP_THREADS, or tf.config.threading before any op runs) at the CPUs the job "
-        "was given; or raise the limit (ulimit -u, the container's --pids-limit).",
-        (
-            "ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null",
-            *set_env(m, ("TF_NUM_INTRAOP_THREADS", "4"), ("TF_NUM_INTEROP_THREADS", "2")),
-        ),
+        f"Start fewer threads: {words}; or raise the limit the process met: `ulimit -a` shows "
+        "the tasks (max user processes) and the memory (virtual memory) it may use, and a "
+        "container's --pids-limit caps its tasks.",
+        ("ulimit -a; cat /sys/fs/cgroup/pids.max 2>/dev/null", *settings),
     )
 
 

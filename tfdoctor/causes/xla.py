@@ -7,6 +7,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import install_fix, set_env
+from tfdoctor.causes.gpu import toolkit_drop_words as drop_words
 from tfdoctor.cuda_layout import first_cuda_for, nvcc_wheel_dir, wheel_first_release, wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -271,21 +272,42 @@ def ptxas_old_fix(
     tool: str = "ptxas",
     shown: Optional[tuple[str, str, str]] = None,
     path: Optional[str] = None,
+    dropped: Optional[tuple[int, str]] = None,
 ) -> Fix:
     """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
     knows ``architecture`` (``sm_86``), first in line; ``shown``: what XLA's line says of the
     ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names);
-    ``path``: where XLA says that ptxas is."""
+    ``path``: where XLA says that ptxas is; ``dropped``: the CUDA major that no longer
+    compiles for the architecture and the oldest it does (``(13, "7.5")``), where the log does
+    not show the toolkit's release: then the compiler may be too new as well as too old."""
     if shown is not None and tool == "ptxas" and architecture is None:
         return _ptxas_version_fix(m, *shown)
     first = _first_cuda_of(architecture) if architecture else None
+    # Where a later major dropped the architecture, the toolkits that know it end before it.
+    upto = f" to {dropped[0] - 1}.x" if dropped is not None else " or newer"
     knows = (
-        f"that knows {architecture} (CUDA {first} or newer: NVIDIA's GPU feature list)"
+        f"that knows {architecture} (CUDA {first}{upto}: NVIDIA's GPU feature list)"
         if first
         else f"that knows {architecture} (NVIDIA's GPU feature list)"
         if architecture
         else "at least as new as the one TensorFlow was built with (its tested configurations)"
     )
+    if tool == "nvcc" and dropped is not None and architecture:
+        major, oldest = dropped
+        # Between the first CUDA that knew the architecture and the last before the drop:
+        # the toolkits that compile for it.
+        between = f"CUDA {first} to {major - 1}.x" if first else f"CUDA {major - 1}.x or older"
+        return Fix(
+            f"The CUDA compiler (nvcc) building this code does not know {architecture}, and the "
+            "log does not show its release, which tells the two candidates apart (`nvcc "
+            "--version`; `nvcc --list-gpu-arch` lists what it knows): an nvcc older than the "
+            f"architecture, or one of CUDA {major} or newer, which compiles for no GPU older "
+            f"than compute capability {oldest} ({drop_words(major)}). Either way, use an nvcc "
+            f"from a toolkit of {between}, which knows {architecture} (its bin first on PATH, or "
+            "CUDA_HOME pointing at it; in a container, an image of that CUDA), then build "
+            f"again; or build for a GPU of compute capability {oldest} or newer.",
+            ("nvcc --version", "which -a nvcc", "nvcc --list-gpu-arch"),
+        )
     if tool == "nvcc":
         return Fix(
             f"The CUDA compiler building this code is older than the GPU: use an nvcc from a "
@@ -296,11 +318,22 @@ def ptxas_old_fix(
     if path and _in_packages(path) and nvcc_wheel_dir() in path and architecture:
         return _nvcc_wheel_old_fix(m, architecture, path)
     old = f"the old one XLA ran, {path}," if path else "the old one"
-    return _clear_path_fix(
+    fix = _clear_path_fix(
         m,
         f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin on "
         "PATH) and take its directory off PATH, or put a newer toolkit's bin ahead of it",
         first,
+    )
+    if dropped is None or not architecture:
+        return fix
+    major, oldest = dropped
+    return Fix(
+        f"{fix.text} Or, where that ptxas is of CUDA {major} or later (`ptxas --version` "
+        f"tells), which compiles for no GPU older than compute capability {oldest} "
+        f"({drop_words(major)}), {architecture} is too old for it "
+        f"and a newer ptxas cannot help: put a CUDA {major - 1} toolkit's bin first on PATH "
+        "instead.",
+        fix.commands,
     )
 
 

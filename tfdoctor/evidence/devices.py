@@ -57,6 +57,8 @@ _LITERALS = (
     "uilt",  # is_built_with_cuda, Built with CUDA
     "gpu_device_name",
     "GPU device not found",
+    "GPU version of TF",
+    "GPU Device:",
     "Registered devices: [",
     "no known devices",
 )
@@ -100,6 +102,13 @@ _EMPTY_NAME = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?:''|\"\")\s*$")
 #: TensorFlow's GPU notebooks run: ``if device_name != '/device:GPU:0': raise
 #: SystemError('GPU device not found')``), as Python prints it.
 _NOT_FOUND_RAISED = re.compile(r"^\s*(?:\w+Error|Exception): GPU device not found\s*$")
+
+
+#: The printed answers of the GPU check many scripts copy (``if tf.test.gpu_device_name():
+#: print('Default GPU Device: {}'.format(tf.test.gpu_device_name())) else: print("Please
+#: install GPU version of TF")``): its else branch's line, or its first line with no name after
+#: it, each as the whole line (the script's own source, pasted, holds them inside print()).
+_NAMED_NO_GPU = re.compile(r"^\s*(?:Please install GPU version of TF|Default GPU Device\s*:)\s*$")
 
 
 def read_device_listings(text: str, first_line: int = 1) -> list[DeviceListing]:
@@ -195,6 +204,9 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
         if "cuda" in what:
             return DeviceListing(where, line, built_with_cuda=value)
         return DeviceListing(where, line, gpus=None if value else 0)
+    if _NAMED_NO_GPU.match(line):
+        # tf.test.gpu_device_name() named no GPU: the check's own answer.
+        return DeviceListing(where, line, gpus=0)
     if _EMPTY_NAME.match(line) and above and "gpu_device_name" in above[0]:
         return DeviceListing(where, line, gpus=0)
     if _NOT_FOUND_RAISED.match(line) and any(

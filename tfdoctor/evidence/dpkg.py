@@ -39,3 +39,24 @@ def library_packages(library: str, installed: Sequence[tuple[str, str]]) -> list
         return []
     named = re.compile(re.escape(stem.lower()) + r"(?:\d[a-z0-9+.-]*)?")
     return [f"{name} {version}" for name, version in installed if named.fullmatch(name)]
+
+
+#: One row of ``apt list --installed``: ``name/suites version arch [installed...]`` (apt's
+#: list command, apt-private/private-list.cc: the package, its archives after a slash, the
+#: version, the architecture, then its state in brackets).
+#: https://manpages.debian.org/bookworm/apt/apt.8.en.html
+_APT_ROW = re.compile(
+    r"^[ \t]*(?P<name>[a-z0-9][a-z0-9+.-]{0,100})/[\w.,/-]{1,200}[ \t]+"
+    r"(?P<version>[0-9][\w.+~:-]{0,100})[ \t]+\S+[ \t]+\[installed",
+    re.MULTILINE,
+)
+
+
+def apt_installed(text: str) -> tuple[tuple[str, str], ...]:
+    """The (name, version) of each package ``apt list --installed``'s rows in ``text`` show
+    installed, in the log's order, each once."""
+    if "[installed" not in text:
+        return ()
+    return tuple(
+        dict.fromkeys((m.group("name"), m.group("version")) for m in _APT_ROW.finditer(text))
+    )

@@ -70,6 +70,7 @@ from tfdoctor.explain.hosted import (
     _settle_hosted_python,
     keras_left_by_replacement,
     tf1_replaced_by_tf2,
+    tpu_holder_failed,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
 from tfdoctor.explain.keras_versions import (
@@ -85,6 +86,7 @@ from tfdoctor.explain.libraries import (
     _older_cudnn_candidate,
     _other_library_candidate,
     _settle_dnn_not_found,
+    _tensorrt_versions,
     _torch_arch_severity,
     _unnamed_library_severity,
     _unnamed_op_library_candidate,
@@ -177,6 +179,7 @@ from tfdoctor.explain.wheels import (
     installer_of,
     pip_of_another_python,
 )
+from tfdoctor.explain.xla import compiler_summary
 from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import LEGACY_KERAS_VALUES, Machine
@@ -489,7 +492,9 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = _moved_summary(final, cause, lead, r)
+    summary = (
+        compiler_summary(hits, r) if final == causes.xla.PTXAS_TOO_OLD else None
+    ) or _moved_summary(final, cause, lead, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
         summary = (
@@ -987,6 +992,7 @@ def explain(
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),
+        _tensorrt_versions(evidence, machine),
     ):
         if extra is not None:
             findings.setdefault(extra.id, extra)
@@ -1012,7 +1018,9 @@ def explain(
         keep_weightier(
             findings,
             _ctypes_unfound_went_on(
-                _nccl_fell_back_to_sockets(_said_to_go_on(found, hits), hits, evidence),
+                _nccl_fell_back_to_sockets(
+                    _said_to_go_on(tpu_holder_failed(found, hits, by_cause), hits), hits, evidence
+                ),
                 hits,
                 evidence,
             ),

@@ -30,7 +30,7 @@ from tfdoctor.explain.drivers import (
     _in_container,
     _wsl_driver,
 )
-from tfdoctor.explain.hosted import _tpu_build, _tpu_not_found, _tpu_version
+from tfdoctor.explain.hosted import _device_busy, _tpu_build, _tpu_not_found, _tpu_version
 from tfdoctor.explain.libraries import (
     _arch,
     _cuda_libs,
@@ -54,7 +54,15 @@ from tfdoctor.explain.native import (
 )
 from tfdoctor.explain.network import _ca_certs, _download_network, _host_cert
 from tfdoctor.explain.notebooks import _kernel_package
-from tfdoctor.explain.platform import _cpu_avx, _few_cores, _glibc, _libstdcxx, _macos, _wrong_arch
+from tfdoctor.explain.platform import (
+    _cpu_avx,
+    _few_cores,
+    _glibc,
+    _libstdcxx,
+    _macos,
+    _threads,
+    _wrong_arch,
+)
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.explain.software import (
     _added_row,
@@ -122,13 +130,11 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
-    causes.runtime.THREADS_EXHAUSTED: causes.runtime.thread_limit_fix,
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
-    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_WATCHDOG_TIMEOUT: causes.runtime.gpu_watchdog_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: causes.runtime.config_order_fix,
     causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
@@ -485,6 +491,8 @@ BUILDERS: dict[str, Builder] = {
         causes.xla.libdevice_fix(m, r.xla_data_dir),
     ),
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: _device_busy,
+    causes.runtime.THREADS_EXHAUSTED: _threads,
     causes.xla.PTXAS_TOO_NEW: _ptxas_new,
     causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
         causes.xla.XLA_CODE_UNCOMPILABLE,

@@ -55,6 +55,41 @@ def _tpu_build(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+#: The signatures of a TPU another process holds (signatures.yaml's tpu-in-use family).
+_TPU_BUSY = frozenset({"tpu-in-use", "tpu-libtpu-in-use", "tpu-device-busy"})
+
+
+def _device_busy(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A device another process holds: a TPU where libtpu's or the TPU device node's words
+    say so (its holder's pid, its node, where they name them), else a GPU."""
+    if any(h.signature.id in _TPU_BUSY for h in hits):
+        return causes.runtime.GPU_BUSY_OR_UNAVAILABLE, causes.runtime.gpu_busy_fix(
+            m, tpu=True, pid=group(hits, "pid"), device=group(hits, "tpu_device")
+        )
+    return causes.runtime.GPU_BUSY_OR_UNAVAILABLE, causes.runtime.gpu_busy_fix(m)
+
+
+def tpu_holder_failed(
+    found: Finding, hits: Sequence[Hits], by_cause: Mapping[str, Sequence[Hits]]
+) -> Finding:
+    """``found`` made an error where its lines are TensorFlow's note that another process
+    holds the TPU (a warning alone: TensorFlow goes on without it) and the same log shows
+    this process failing to find a TPU (the tpu-not-found cause's lines)."""
+    if (
+        found.severity is not Severity.WARNING
+        or found.cause != causes.runtime.GPU_BUSY_OR_UNAVAILABLE
+        or not any(h.signature.id == "tpu-libtpu-in-use" for h in hits)
+        or causes.hosted.TPU_NOT_FOUND not in by_cause
+    ):
+        return found
+    return dataclasses.replace(
+        found,
+        severity=Severity.ERROR,
+        detail=f"{found.detail}\nThis process then found no TPU: the one it would use is "
+        "the other process's.",
+    )
+
+
 def _tpu_not_found(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if (
         r.tpu_vm_user_tf is not None

@@ -9,6 +9,7 @@ from typing import Final, NamedTuple, Optional
 from tfdoctor import causes
 from tfdoctor.compat import PTX, SASS, carries_machine_code
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.dpkg import apt_installed, dpkg_installed
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.explain.common import _floor, _without, cite, group, hits_by
 from tfdoctor.explain.drivers import _driver_runs
@@ -1207,6 +1208,133 @@ def _windows_gpu_archive(evidence: Evidence, machine: Machine) -> Optional[Findi
             hit.signature.sources,
         )
     return None
+
+
+def _tensorrt_versions(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """TF-TRT's note of the TensorRT it was linked against beside the one it loaded (the
+    tensorrt-linked-version and tensorrt-loaded-version evidence): another major, or an older
+    release of the same, is one TF-TRT cannot use (TensorRT keeps no forward compatibility,
+    and its majors no backward one: trt_convert.py's check), whether or not its refusal
+    follows in the log."""
+    linked = evidence.hits.get("tensorrt-linked-version")
+    loaded = evidence.hits.get("tensorrt-loaded-version")
+    if loaded is None:
+        return _tensorrt_installed(evidence, linked)
+    if linked is None:
+        return None
+    want = _release(linked.groups[0].get("required"))
+    got = _release(loaded.groups[0].get("loaded"))
+    if not want or not got:
+        return None
+    have, need = version_key(got), version_key(want)
+    if have[:1] == need[:1] and have >= need:
+        return None
+    cites = "\n".join(f"{w}: {line}" for hit in (linked, loaded) for w, line in hit.citations[:1])
+    return causes.finding(
+        f"explain.{causes.gpu.TENSORRT_VERSION_MISMATCH}",
+        Severity.ERROR,
+        causes.gpu.TENSORRT_VERSION_MISMATCH,
+        f"TF-TRT loaded TensorRT {got}, linked against TensorRT {want}",
+        f"{cites}\nTensorRT serves only the major it was linked against, at that release or a "
+        "newer one: this one cannot run TF-TRT's engines.",
+        causes.gpu.tensorrt_version_fix(want, got),
+        linked.signature.sources,
+    )
+
+
+#: The linked release as the REPL echoes the Python check's own call (TF-TRT's private
+#: ``get_linked_tensorrt_version()``, returning a tuple), on the line below it.
+_LINKED_ECHO = re.compile(
+    r"get_linked_tensorrt_version\(\)[^\n]{0,200}\n(?:[ \t]*\n)?[ \t]*(?:Out\[\d+\]:[ \t]*)?"
+    r"\((?P<version>\d+, \d+, \d+)\)[ \t]*$",
+    re.MULTILINE,
+)
+#: TensorRT's runtime library's Debian package, named for its major (libnvinfer8; Debian
+#: Policy 8.1's soname rule, NVIDIA's TensorRT installation guide's package list).
+_NVINFER_PACKAGE = re.compile(r"libnvinfer(?P<major>\d+)")
+#: TensorRT installed other than as the Debian runtime packages, with its major: pip's wheels
+#: (``tensorrt``, ``tensorrt-libs``, ``tensorrt-cu12`` ... as pip list or freeze prints them:
+#: TensorFlow 2.15's and-cuda extra installs TensorRT so, and dpkg never lists them), the
+#: module's ``tensorrt.__version__`` echoed on a line below it, a library in the wheel's
+#: ``tensorrt_libs`` folder, and the Debian development package (libnvinfer-dev, which
+#: depends on its release's runtime package).
+_TENSORRT_ELSEWHERE = re.compile(
+    r"^[ \t]*tensorrt(?:[-_](?:libs|bindings|cu\d+(?:[-_](?:libs|bindings))?))?"
+    r"(?:[ \t]+|==)(?P<pip>\d+)\."
+    r"|tensorrt\.__version__[^\n]{0,200}\n(?:[ \t]*(?:Out\[\d+\]:)?[ \t]*)['\"]?(?P<echo>\d+)\."
+    r"|tensorrt_libs/libnvinfer\.so\.(?P<wheel>\d+)",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _tensorrt_elsewhere(text: str, major: int) -> bool:
+    """Whether ``text`` shows TensorRT of ``major`` installed other than as a libnvinferN
+    Debian package (:data:`_TENSORRT_ELSEWHERE`), or a ``tensorrt_libs`` folder of pip's
+    wheel at all (its major unshown)."""
+    if "tensorrt_libs" in text and "tensorrt_libs/libnvinfer.so." not in text:
+        return True
+    for m in _TENSORRT_ELSEWHERE.finditer(text):
+        if int(next(g for g in m.groups() if g is not None)) == major:
+            return True
+    return any(
+        name == "libnvinfer-dev" and version_key(version)[:1] == (major,)
+        for name, version in (*dpkg_installed(text), *apt_installed(text))
+    )
+
+
+def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[Finding]:
+    """The TensorRT TF-TRT was linked against (its note, or the check's call echoed) beside
+    the TensorRT runtime packages the log lists installed (``dpkg -l``, ``apt list
+    --installed``), none of its major: TF-TRT asks the loader for libnvinfer.so.<major> and
+    finds none."""
+    text = evidence.first_text
+    if "libnvinfer" not in text:
+        return None
+    echoed = _LINKED_ECHO.search(text) if "get_linked_tensorrt_version" in text else None
+    want = (
+        _release(linked.groups[0].get("required"))
+        if linked is not None
+        else _release(echoed.group("version"))
+        if echoed is not None
+        else ""
+    )
+    installed = [
+        (int(m.group("major")), version)
+        for name, version in (*dpkg_installed(text), *apt_installed(text))
+        for m in [_NVINFER_PACKAGE.fullmatch(name)]
+        if m is not None
+    ]
+    if not want or not installed:
+        return None
+    major = version_key(want)[0]
+    if any(m == major for m, _ in installed) or _tensorrt_elsewhere(text, major):
+        return None
+    got = installed[0][1].split("-", 1)[0]
+    return causes.finding(
+        f"explain.{causes.gpu.TENSORRT_VERSION_MISMATCH}",
+        Severity.ERROR,
+        causes.gpu.TENSORRT_VERSION_MISMATCH,
+        f"TF-TRT was linked against TensorRT {want}; the packages listed hold no "
+        f"libnvinfer.so.{major}",
+        f"TF-TRT names TensorRT {want} as the release it was linked against, and the packages "
+        f"listed install TensorRT {got} ({', '.join(f'libnvinfer{m}' for m, _ in installed)}): "
+        f"TF-TRT loads libnvinfer.so.{major}, which none of them provides.",
+        causes.gpu.tensorrt_version_fix(want, got, installed=True),
+        (
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
+            "tensorrt/trt_convert.py",
+            "https://docs.nvidia.com/deeplearning/tensorrt/install-guide/index.html",
+        ),
+    )
+
+
+def _release(version: Optional[str]) -> str:
+    """A version TF-TRT printed as a tuple's items (``7, 2, 2``) or dotted, dotted; "" for
+    major 0, which is no release: TensorFlow built without TensorRT returns (0, 0, 0) for
+    both the linked and the loaded one (tf2tensorrt/common/utils.cc,
+    GetLinkedTensorRTVersion's and GetLoadedTensorRTVersion's #else)."""
+    dotted = version.replace(", ", ".") if version else ""
+    return dotted if dotted and version_key(dotted)[:1] != (0,) else ""
 
 
 #: Python 3.8's words for an extension Windows refused, naming the module (Python/

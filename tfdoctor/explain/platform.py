@@ -479,6 +479,24 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
+#: The signatures of a thread a library could not start -> the pool it belongs to
+#: (causes.runtime.thread_limit_fix); TensorFlow's own where none of these matched.
+_THREAD_POOL_OF = {
+    "openblas-thread-creation-failed": "openblas",
+    "openmp-thread-creation-failed": "openmp",
+    "python-thread-start-failed": "python",
+}
+
+
+def _threads(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A thread the process could not start: the fix caps each pool whose words the log shows,
+    in the log's order, so that the pool the finding's title names is among them."""
+    pools = [_THREAD_POOL_OF.get(h.signature.id, "tensorflow") for h in hits]
+    return causes.runtime.THREADS_EXHAUSTED, causes.runtime.thread_limit_fix(
+        m, pools or ["tensorflow"]
+    )
+
+
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, group(hits, "cores"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.explain.common import group
@@ -18,21 +19,72 @@ from tfdoctor.matrix import parse_arch
 #: (:func:`tfdoctor.causes.gpu.toolkit_dropped_arch`).
 _OLDEST_ARCH_MAJOR_KEPT = 5
 
+#: nvcc's refusals of an architecture its feature list lacks (signatures.yaml).
+_NVCC = frozenset({"nvcc-unknown-gpu-arch", "nvcc-unsupported-gpu-arch"})
 
-def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+
+def _arch_of(hits: Sequence[Hits]) -> Optional[str]:
+    """The architecture the compiler refused (``sm_61``): its own word, else XLA's later
+    words of the GPU's capability (``ptxas does not support CC 8.9``), else nvcc's virtual
+    architecture (``compute_61``, read as its real one)."""
     arch = group(hits, "gpu_arch")
     cap = group(hits, "compute_capability")
     if arch is None and cap is not None:
-        # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
         arch = "sm_" + cap.replace(".", "")
+    if arch is None:
+        nvcc = " ".join(line for h in hits if h.signature.id in _NVCC for _, line in h.citations)
+        named = re.search(r"compute_(\d+[a-z]?)", nvcc)
+        arch = f"sm_{named.group(1)}" if named else None
+    return arch
+
+
+def compiler_summary(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
+    """The summary of a compiler's refusal of an architecture that CUDA 13 dropped (sm_50 to
+    sm_72): the toolkit's release where the log shows it, else both readings (older than the
+    GPU, or of a major that dropped it); None where the signature's own words hold."""
+    parsed = parse_arch(_arch_of(hits) or "")
+    if parsed is None:
+        return None
+    nvcc = any(h.signature.id in _NVCC for h in hits)
+    tool = "The CUDA compiler (nvcc)" if nvcc else "The ptxas XLA runs"
+    capability = f"{parsed[1]}.{parsed[2]}"
+    if r.toolkit_major is not None:
+        major = r.toolkit_major[0]
+        if causes.gpu.toolkit_dropped_arch(major, parsed[1], parsed[2]) is None:
+            return None
+        return (
+            f"{tool} is of CUDA {major}, which does not compile for compute capability {capability}"
+        )
+    ptxas_shown = any(p[0] != "newer-than-driver" for p in r.ptxas_shown) or r.ptxas_path
+    if not nvcc and ptxas_shown:
+        return None  # the fix reads the ptxas XLA names, as _ptxas_old does
+    dropping = causes.gpu.dropping_toolkit(parsed[1], parsed[2])
+    if dropping is None or parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
+        return None
+    return (
+        f"{tool} does not know compute capability {capability}: it is older than this GPU, "
+        f"or of CUDA {dropping[0]} or newer, which dropped it"
+    )
+
+
+def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    arch = _arch_of(hits)
     parsed = parse_arch(arch) if arch else None
+    nvcc = [line for h in hits if h.signature.id in _NVCC for _, line in h.citations]
     if parsed is not None and r.toolkit_major is not None:
         dropped = causes.gpu.toolkit_dropped_arch(r.toolkit_major[0], parsed[1], parsed[2])
         if dropped is not None:
-            # A ptxas newer than the GPU: the GPU too old for that toolkit, not the ptxas.
+            # A compiler newer than the GPU: the GPU too old for that toolkit, not the
+            # compiler; the cause stays the compiler's (a project's own nvcc build carries
+            # no wheel), with a summary of its own (compiler_summary).
             known = f"{parsed[1]}.{parsed[2]}"
-            return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.toolkit_dropped_arch_fix(
-                m, known, r.toolkit_major[0], r.toolkit_major[1], dropped
+            return causes.xla.PTXAS_TOO_OLD, causes.gpu.toolkit_dropped_arch_fix(
+                m,
+                known,
+                r.toolkit_major[0],
+                r.toolkit_major[1],
+                dropped,
+                "nvcc" if nvcc else "ptxas",
             )
     if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
         # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
@@ -43,17 +95,27 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # https://docs.nvidia.com/cuda/archive/12.0.0/cuda-toolkit-release-notes/index.html
         known = f"{parsed[1]}.{parsed[2]}"
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, known)
-    nvcc = [
-        line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
-    ]
     if nvcc:
         # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
-        named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
-        arch = arch or (f"sm_{named.group(1)}" if named else None)
-    if nvcc:
-        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
+        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(
+            m, arch, "nvcc", dropped=_dropping(arch, r)
+        )
     shown = next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
-    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
+    dropping = _dropping(arch, r) if shown is None and r.ptxas_path is None else None
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(
+        m, arch, "ptxas", shown, r.ptxas_path, dropped=dropping
+    )
+
+
+def _dropping(arch: Optional[str], r: Revealed) -> Optional[tuple[int, str]]:
+    """The CUDA major that dropped ``arch`` from its compilers' feature list, where the log
+    does not show the toolkit's release: the compilers' lists have lost architectures as well
+    as gained them, so one CUDA 13 dropped is a candidate beside one an older toolkit never
+    knew (causes.gpu._TOOLKIT_OLDEST_ARCH)."""
+    parsed = parse_arch(arch) if arch else None
+    if parsed is None or r.toolkit_major is not None:
+        return None
+    return causes.gpu.dropping_toolkit(parsed[1], parsed[2])
 
 
 def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
