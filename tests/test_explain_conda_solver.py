@@ -305,3 +305,72 @@ def test_conda_asked_for_a_companion_pypi_publishes_installs_it_with_the_environ
 def test_conda_lacking_another_package_is_not_a_pypi_companion(spec: str) -> None:
     report = explained(_NOT_AVAILABLE.format(spec=spec))
     assert all(x.cause != "conda-package-pypi-only" for x in report.findings)
+
+
+#: The classic solver's words where it gives up, after a command that asks CUDA builds.
+_UNSOLVED = (
+    "Collecting package metadata (current_repodata.json): done\n"
+    "Solving environment: failed with initial frozen solve. Retrying with flexible solve.\n"
+    "Solving environment: |\n"
+    "Found conflicts! Looking for incompatible packages.\n"
+    "failed\n\n"
+    "UnsatisfiableError: The following specifications were found to be incompatible with each "
+    "other:\n\n"
+    "Output in format: Requested package -> Available versions\n\n"
+    "Package libgcc-ng conflicts for:\n"
+    "python=3.10 -> libgcc-ng[version='>=11.2.0']\n"
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        '(base) [user@login01 ~]$ conda create -n tf -c conda-forge "tensorflow=2.15=cuda*" '
+        "python=3.10",
+        "$ mamba install -c conda-forge pytorch cuda-version=12.1 tensorflow",
+        "conda install -c anaconda tensorflow-gpu=2.4.1 cudatoolkit=11.0",
+        "PS C:\\> conda env create -n gpu python=3.9 cudatoolkit=11.2 cudnn=8.1",
+    ],
+    ids=["build-string-cuda", "cuda-version", "tensorflow-gpu", "cudatoolkit-windows-prompt"],
+)
+def test_cuda_builds_the_solver_gave_up_on_may_lack_the_driver(command: str) -> None:
+    report = explained(command + "\n" + _UNSOLVED)
+    found = [x for x in report.findings if x.cause == _VIRTUAL]
+    assert len(found) == 1 and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "conda info" in fix and "CONDA_OVERRIDE_CUDA" in fix
+    # No version of the builds is declared: the machine's own value is read.
+    assert "CONDA_OVERRIDE_CUDA=12" not in fix and "CONDA_OVERRIDE_CUDA=11" not in fix
+    if "C:\\" in command:
+        # conda on Windows: cmd's and PowerShell's commands, not export.
+        assert "$env:CONDA_OVERRIDE_CUDA" in fix and "export" not in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A command for CPU builds: the conflicts are the packages'.
+        "conda install -c conda-forge tensorflow=2.15 python=3.12\n" + _UNSOLVED,
+        # The CUDA builds solved: nothing failed.
+        "conda install -c conda-forge tensorflow=2.15=cuda* cuda-version=12\n"
+        "Solving environment: done\n"
+        "Preparing transaction: done\nVerifying transaction: done\nExecuting transaction: done\n",
+    ],
+    ids=["cpu-builds-unsolved", "cuda-builds-solved"],
+)
+def test_no_cuda_builds_unsolved_no_driver_candidate(text: str) -> None:
+    assert _VIRTUAL not in _causes(text)
+
+
+def test_the_solvers_own_cuda_words_lead_and_no_second_candidate_follows() -> None:
+    text = (
+        "conda install tensorflow-gpu=2.4.1 cudatoolkit=11.0\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "your system:\n\n"
+        "  - feature:/linux-64::__cuda==10.2=0\n"
+        "  - tensorflow-gpu=2.4.1 -> tensorflow==2.4.1=gpu_py38h8a7d6ce_0 -> "
+        "__cuda[version='>=11.0']\n\n"
+        "Your installed version is: 10.2\n"
+    )
+    report = explained(text)
+    assert [x.summary for x in report.findings if "(__cuda)" in x.summary] == []

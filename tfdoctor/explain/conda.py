@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Optional
 
@@ -122,6 +123,52 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
             fix,
         )
     return None
+
+
+#: A conda (mamba, micromamba) command that asks for CUDA builds: a build string that names
+#: them (``deepmd-kit=2.1.0=*gpu``, ``"pytorch=*=cuda*"``, conda-forge's way to require a
+#: CUDA-enabled build, https://conda-forge.org/docs/user/cuda/), or a package that stands for
+#: the CUDA toolkit the builds load (cudatoolkit, cuda-version, pytorch-cuda) or for a GPU
+#: build (tensorflow-gpu). The builds of such packages depend on ``__cuda``, the CUDA version
+#: conda reads from the NVIDIA driver of the machine that solves.
+_CONDA_CUDA_REQUEST = re.compile(
+    r"^[^\n]{0,80}?\b(?:conda|mamba|micromamba)(?:\.exe)?[ \t]+(?:env[ \t]+)?(?:create|install)\b"
+    r"[^\n]*?(?:=[\w.*]*\b(?:gpu|cuda)[\w.*]*|\b(?:cudatoolkit|cuda-version|pytorch-cuda"
+    r"|tensorflow-gpu)\b)",
+    re.MULTILINE,
+)
+#: conda's solver giving up (conda/exceptions.py's UnsatisfiableError, conda-libmamba-solver's
+#: LibMambaUnsatisfiableError; the classic solver's "Found conflicts! Looking for
+#: incompatible packages." before it).
+_CONDA_UNSOLVED = ("UnsatisfiableError", "Found conflicts! Looking for incompatible packages")
+
+
+def _conda_cuda_builds_unsolved(evidence: Evidence, m: Machine) -> Optional[Finding]:
+    """conda's solver that found no environment for a command asking CUDA builds, where its
+    words never name ``__cuda``: a machine whose driver conda does not read (a login node, an
+    image build, a node without a GPU) has no ``__cuda``, and the classic solver then lists
+    conflicts of other packages instead (conda-forge's CUDA page: the packages install
+    without a GPU where the override declares one). A warning: the conflicts it lists may be
+    the real ones, which ``conda info``'s virtual packages tell apart. Where the words name
+    ``__cuda`` (or ``__glibc``, ``__osx``), the solver's own reading leads."""
+    text = evidence.first_text
+    if not any(w in text for w in _CONDA_UNSOLVED) or "__cuda" in text:
+        return None
+    request = _CONDA_CUDA_REQUEST.search(text)
+    if request is None:
+        return None
+    fix = causes.conda.virtual_package_fix("__cuda", "", pixi=False, windows=m.os == "windows")
+    return causes.finding(
+        f"explain.{causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH}",
+        Severity.WARNING,
+        causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH,
+        "conda found no environment for CUDA builds: the solver may not see a CUDA driver (__cuda)",
+        _cite_head(evidence, [request.group(0).strip(), _CONDA_UNSOLVED[0]])
+        + "\nThe command asks for CUDA builds, which depend on __cuda; conda's conflicts do "
+        "not name it, so the conflicts it lists may be the real ones instead: `conda info` "
+        "lists the virtual packages it sees (no __cuda line: it read no driver).",
+        dataclasses.replace(fix, commands=("conda info", *fix.commands)),
+    )
 
 
 #: conda's check of an extracted package (LinkPathAction.verify in
