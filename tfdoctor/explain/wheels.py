@@ -610,16 +610,17 @@ def _apple_silicon_refusal(
     the log shows to be Apple silicon: the matrix's Pythons of the Linux, Windows and Intel Mac
     wheels say nothing there, since the ``tensorflow`` distribution has macOS arm64 wheels only
     from the first line the matrix gives them (2.13); before it, Apple's tensorflow-macos
-    (:func:`causes.platform.apple_silicon_fix`). None where pip lists releases (an x86-64
-    Python under Rosetta 2 sees the Intel wheels), for a range that admits no such line, or
-    on a Mac not shown to be Apple's."""
+    (:func:`causes.platform.apple_silicon_fix`). None where pip lists releases of lines
+    without arm64 wheels (an x86-64 Python under Rosetta 2 sees the Intel wheels), for a range
+    that admits no such line, or on a Mac not shown to be Apple's. A list of only releases
+    from the first arm64 line on, beside a pin before it, is pip's own word that the Python is
+    arm64: an Intel one would list the pin's Intel wheels too."""
     if (
         m.matrix is None
         or r.mac is None
         or r.mac.value != APPLE
         or r.os not in (None, "macos")
         or normalize_name(refusal.dist) not in ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
-        or refusal.final_versions
     ):
         return None
     arm64 = sorted(
@@ -630,16 +631,23 @@ def _apple_silicon_refusal(
         return None
     first = arm64[0].line
     asked = requested_version(refusal.spec)
+    if refusal.final_versions and (
+        asked is None
+        or version_key(asked)[:2] >= version_key(first)[:2]
+        or any(version_key(v)[:2] < version_key(first)[:2] for v in refusal.final_versions)
+    ):
+        return None
     if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
         return None  # a range of older releases only: _range_refusal reads their Pythons
     pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
     fix = causes.platform.apple_silicon_fix(m, asked, first, pythons, r.python)
     if fix is None:
         return None
-    # pip's empty list of the user's own request says no release at all has a wheel here.
+    # pip's empty list of the user's own request says no release at all has a wheel here;
+    # a list of newer ones, that the pinned release has none.
     return (
         causes.platform.TF_NO_WHEEL_FOR_PYTHON
-        if refusal.shown and not refusal.required_by
+        if refusal.shown and not refusal.required_by and not refusal.final_versions
         else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
     ), fix
 
