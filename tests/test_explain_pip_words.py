@@ -231,6 +231,55 @@ def test_a_musl_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_system()
     assert "musl" in fix and "glibc" in fix
 
 
+@pytest.mark.parametrize(
+    ("shown", "system"),
+    [
+        (
+            "$ docker run --rm -it python:3.11-alpine sh\n/ # pip install tensorflow\n",
+            "the python:3.11-alpine image",
+        ),
+        ("FROM python:3.12-alpine3.20\nRUN pip install tensorflow\n", "python:3.12-alpine3.20"),
+        (
+            'NAME="Alpine Linux"\nID=alpine\nVERSION_ID=3.19.1\nPRETTY_NAME="Alpine Linux v3.19"\n',
+            "Alpine Linux v3.19",
+        ),
+        (
+            # postmarketOS: Alpine's C library, named by its ID_LIKE.
+            'ID=postmarketos\nID_LIKE="alpine"\nPRETTY_NAME="postmarketOS v23.12"\n',
+            "postmarketOS v23.12",
+        ),
+    ],
+    ids=["docker-run-alpine-tag", "dockerfile-alpine-tag", "os-release-alpine", "alpine-like"],
+)
+def test_an_alpine_system_pip_lists_no_tensorflow_for_is_told_a_glibc_system(
+    shown: str, system: str
+) -> None:
+    top = top_error(explained(shown + _NO_TENSORFLOW))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "musl" in fix and "glibc" in fix and system in fix and "-slim" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A multi-stage build whose last stage is Debian's: which stage ran pip is not shown.
+        "FROM python:3.11-alpine AS tools\nFROM python:3.11-slim\nRUN pip install tensorflow\n"
+        + _NO_TENSORFLOW,
+        # Alpine's image named, TensorFlow listed: not a refusal of every release.
+        "$ docker run --rm python:3.11-alpine pip install tensorflow==2.99\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.99 "
+        "(from versions: 2.15.0, 2.16.1)\n",
+        # Alpine in prose only.
+        "I moved off alpine last year.\n" + _NO_TENSORFLOW,
+    ],
+    ids=["multi-stage-glibc-last", "releases-listed", "prose"],
+)
+def test_alpine_words_that_do_not_show_the_system_are_not_musl(text: str) -> None:
+    found = explained(text).findings
+    assert not any(x.fix is not None and "musl" in x.fix.text for x in found)
+
+
 def test_an_android_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_distribution() -> None:
     # PEP 738's tags of CPython on Android: Bionic, no manylinux wheel installs.
     text = _NO_TENSORFLOW + "Compatible tags: 12\n  cp313-cp313-android_24_arm64_v8a\n"

@@ -62,6 +62,7 @@ _NAMES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(r"(?i)\bfedora\b"), ("fedora",)),
     (re.compile(r"(?i)\bopensuse\b"), ("opensuse", "suse")),
     (re.compile(r"(?i)\barch\s*linux\b"), ("arch",)),
+    (re.compile(r"(?i)\balpine\b"), ("alpine",)),
 )
 
 
@@ -122,3 +123,36 @@ def read_distro(text: str, stated_os: str = "") -> Optional[Distro]:
         if ids is not None:
             return Distro(ids, stated_os.strip(), "form")
     return None
+
+
+#: A container image built on Alpine, musl's best-known distribution: its own repository
+#: (``alpine``, ``alpine:3.19``) or an official image's Alpine variant, whose tag says so
+#: (``python:3.11-alpine``, ``python:3.12-alpine3.20``; Docker Hub's python image page).
+_ALPINE_IMAGE = re.compile(
+    r"(?<![\w./:-])(?P<image>(?:[\w.-]+/)*(?:alpine(?::[\w.-]+)?|[\w.-]+:[\w.-]*alpine[\w.-]*))"
+    r"(?![\w./:-])"
+)
+#: A Dockerfile's ``FROM`` (its image after any ``--platform=``), and a ``docker``/``podman``
+#: ``run`` command line.
+_FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(?P<image>\S+)", re.MULTILINE)
+_RUN = re.compile(r"^[^\n]*?\b(?:docker|podman)(?:[ \t]+container)?[ \t]+run\b[^\n]*", re.MULTILINE)
+
+
+def alpine_image(text: str) -> Optional[str]:
+    """The Alpine-based image ``text`` runs or builds on (a ``FROM`` line's, a ``docker run``
+    line's), where every image it shows so is; None where none is, or another image (a
+    multi-stage build's glibc stage, a second container) is shown beside it."""
+    if "alpine" not in text:
+        return None
+    shown: list[str] = []
+    for found in _FROM.finditer(text):
+        image = _ALPINE_IMAGE.fullmatch(found.group("image"))
+        if image is None:
+            return None
+        shown.append(image.group("image"))
+    for found in _RUN.finditer(text):
+        image = _ALPINE_IMAGE.search(found.group(0))
+        if image is None:
+            return None
+        shown.append(image.group("image"))
+    return shown[-1] if shown else None

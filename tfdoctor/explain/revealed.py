@@ -33,7 +33,7 @@ from tfdoctor.evidence.devices import (
     tf_image_release,
     tpu_vm_hostname,
 )
-from tfdoctor.evidence.distro import Distro, read_distro
+from tfdoctor.evidence.distro import Distro, alpine_image, read_distro
 from tfdoctor.evidence.dpkg import dpkg_installed
 from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.gpumemory import read_gpu_memory
@@ -349,6 +349,9 @@ class Revealed(Record):
     #: The Linux distribution the log names (os-release's lines, ``lsb_release -a``,
     #: ``hostnamectl``, the issue form's answer): :func:`tfdoctor.evidence.distro.read_distro`.
     distro: Optional[Distro] = None
+    #: The Alpine-based image (musl) the log builds or runs on, where every image it shows is
+    #: one: :func:`tfdoctor.evidence.distro.alpine_image`.
+    alpine_image: Optional[str] = None
     #: The log shows AMD's ROCm stack at work: a ROCm library TensorFlow's loader opened or
     #: missed, or another signature in ROCm's words (tensorflow-rocm's build, not a CUDA one);
     #: not rocminfo's device-node lines (``kfd-node``), which show ROCm's tools on the
@@ -919,6 +922,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
+        alpine_image=alpine_image(evidence.first_text),
         rocm_shown=any(
             ROCM_WORDS in h.signature.tags and KFD_NODE not in h.signature.tags
             for h in evidence.hits.values()

@@ -763,14 +763,23 @@ def _interpreter_tags(
 ) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip saw no TensorFlow release at all, and the interpreter, as `pip debug`'s tags or
     its banner show it, is one TensorFlow publishes no wheel for: a musl one (musllinux:
-    Alpine), where a glibc-based system is the fix, not another Python; an Android one
-    (PEP 738's android tags), where a glibc distribution under proot-distro is; PyPy or a
-    free-threaded CPython, where CPython's default build is. None for any other (a 32-bit
-    one is the signature pip-tag-32bit's; for the others the list of releases says more)."""
+    Alpine, or an Alpine system or image the log names), where a glibc-based system is the
+    fix, not another Python; an Android one (PEP 738's android tags), where a glibc
+    distribution under proot-distro is; PyPy or a free-threaded CPython, where CPython's
+    default build is. None for any other (a 32-bit one is the signature pip-tag-32bit's; for
+    the others the list of releases says more)."""
     if not _no_release_at_all(r, hits):
         return None
     if (r.tags_platform or "").startswith("musllinux_"):
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
+    if r.distro is not None and "alpine" in r.distro.ids:
+        # Alpine (or a system like it: postmarketOS' ID_LIKE) named by its os-release, its
+        # lsb_release or hostnamectl row: musl's.
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix(r.distro.name)
+    if r.alpine_image is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix(
+            f"the {r.alpine_image} image"
+        )
     if (r.tags_platform or "").startswith("android_"):
         # PEP 738's tags of CPython on Android (android_24_arm64_v8a): Bionic, not glibc; the
         # ABI after the API level.
