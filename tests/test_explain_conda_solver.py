@@ -355,8 +355,14 @@ def test_cuda_builds_the_solver_gave_up_on_may_lack_the_driver(command: str) -> 
         "conda install -c conda-forge tensorflow=2.15=cuda* cuda-version=12\n"
         "Solving environment: done\n"
         "Preparing transaction: done\nVerifying transaction: done\nExecuting transaction: done\n",
+        # The solver names TensorFlow's Python as the conflict: that is the reading.
+        "conda install tensorflow-gpu=1.15 cudatoolkit=10.0\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        "Package python conflicts for:\npython=3.9\n"
+        "tensorflow-gpu=1.15 -> python[version='>=3.6,<3.7.0a0|>=3.7,<3.8.0a0']\n",
     ],
-    ids=["cpu-builds-unsolved", "cuda-builds-solved"],
+    ids=["cpu-builds-unsolved", "cuda-builds-solved", "python-conflict-named"],
 )
 def test_no_cuda_builds_unsolved_no_driver_candidate(text: str) -> None:
     assert _VIRTUAL not in _causes(text)

@@ -150,9 +150,13 @@ def _conda_cuda_builds_unsolved(evidence: Evidence, m: Machine) -> Optional[Find
     conflicts of other packages instead (conda-forge's CUDA page: the packages install
     without a GPU where the override declares one). A warning: the conflicts it lists may be
     the real ones, which ``conda info``'s virtual packages tell apart. Where the words name
-    ``__cuda`` (or ``__glibc``, ``__osx``), the solver's own reading leads."""
+    ``__cuda`` (or ``__glibc``, ``__osx``), the solver's own reading leads; where they name
+    TensorFlow's Python as the conflict, that one."""
     text = evidence.first_text
     if not any(w in text for w in _CONDA_UNSOLVED) or "__cuda" in text:
+        return None
+    if evidence.conda_conflicts:
+        # The solver named TensorFlow's Python as the conflict: that reading explains it.
         return None
     request = _CONDA_CUDA_REQUEST.search(text)
     if request is None:
