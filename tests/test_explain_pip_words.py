@@ -328,8 +328,19 @@ def test_other_tags_are_not_read_as_musl(text: str) -> None:
         ),
         ("Compatible tags: 3\nsomething else\n", None),
         ("  cp37-cp37m-win32\n", None),
+        (
+            "Because all versions of tensorflow have no wheels with a matching platform tag "
+            "(e.g., `manylinux_2_31_riscv64`) and you require tensorflow, we can conclude ...\n",
+            "manylinux_2_31_riscv64",
+        ),
+        (
+            "Because tensorflow-text==2.18.0 has no wheels with a matching platform tag (e.g., "
+            "`win_amd64`) and you require tensorflow-text==2.18.0, we can conclude ...\n",
+            "win_amd64",
+        ),
+        ("no wheels with a matching platform tag for this machine\n", None),
     ],
-    ids=["first", "past-any", "no-list", "no-head"],
+    ids=["first", "past-any", "no-list", "no-head", "uv-example", "uv-example-one", "uv-no-tag"],
 )
 def test_read_first_platform(text: str, expected: object) -> None:
     assert read_first_platform(text) == expected
@@ -514,6 +525,45 @@ def test_a_request_pip_skipped_every_release_of_names_their_python_range(
         assert "Requires-Python" not in fix_text(top)
     else:
         assert named in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("ignored", "pin", "listed", "offered"),
+    [
+        (
+            "0.21.0 Requires-Python >=3.9; 0.22.0 Requires-Python >=3.9; 0.23.0 Requires-Python "
+            ">=3.9",
+            "tensorflow-addons==0.23.0",
+            "0.19.0, 0.20.0",
+            "tensorflow-addons 0.20.0",
+        ),
+        (
+            "1.14.0 Requires-Python >=3.9,<3.12; 1.15.0 Requires-Python >=3.9,<3.12",
+            "tensorflow-transform==1.15.0",
+            "0.1.4, 0.1.5, 0.1.6",
+            None,
+        ),
+    ],
+    ids=["same-major-listed", "only-another-major-listed"],
+)
+def test_a_release_pip_lists_for_this_python_is_offered_only_in_the_pins_major(
+    ignored: str, pin: str, listed: str, offered: Optional[str]
+) -> None:
+    text = (
+        f"ERROR: Ignored the following versions that require a different python version: "
+        f"{ignored}\n"
+        f"ERROR: Could not find a version that satisfies the requirement {pin} (from versions: "
+        f"{listed})\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "Requires-Python" in fix
+    if offered is None:
+        # tensorflow-transform 0.1.6 (2017) is not a replacement for a pin of 1.15.0.
+        assert "0.1.6" not in fix and "the newest release pip lists" not in fix
+    else:
+        assert f"{offered}, the newest release pip lists" in fix
 
 
 def test_the_release_named_for_a_python_has_a_wheel_for_the_machine_architecture() -> None:

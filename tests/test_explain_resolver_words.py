@@ -242,6 +242,45 @@ def test_uvs_64bit_tag_is_not_a_32bit_python() -> None:
     assert "python-32bit" not in {x.cause for x in explained(text).findings}
 
 
+def test_uvs_musl_tag_for_every_tensorflow_release_is_told_a_glibc_system() -> None:
+    text = (
+        "$ uv pip install tensorflow\n"
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `musllinux_1_2_x86_64`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "musl" in fix and "glibc" in fix
+
+
+@pytest.mark.parametrize(
+    ("tag", "system", "other"),
+    [
+        ("win_amd64", "Windows", "Use one of those Pythons"),
+        ("win_arm64", "Windows", "Use one of those Pythons"),
+    ],
+    ids=["windows-x86-64", "windows-arm64"],
+)
+def test_uvs_example_tag_names_the_system_a_companion_lacks(
+    tag: str, system: str, other: str
+) -> None:
+    # uv's example is the interpreter's own platform tag: the system, not the Python, is what
+    # the release has no wheel for.
+    text = (
+        "> uv pip install tensorflow-text==2.18.0\n"
+        "  ╰─▶ Because tensorflow-text==2.18.0 has no wheels with a matching platform tag "
+        f"(e.g., `{tag}`) and you require tensorflow-text==2.18.0, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert f"for {system}; the last release with one is" in fix
+    assert other not in fix
+
+
 # --- uv's hint naming the interpreter: a free-threaded build, PyPy, a project ---------------
 
 _HINT = (

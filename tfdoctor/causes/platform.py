@@ -2596,8 +2596,13 @@ def python_range_fix(
     )
     commands = [*m.list_releases(dist, python)]
     found = newest_release_for(m, dist, python) if python else None
-    if listed:
-        newest = max(listed, key=version_key)
+    newest = max(listed, key=version_key) if listed else None
+    if newest is not None and version and version_key(newest)[:1] != version_key(version)[:1]:
+        # pip's list for this Python stops at another major release (tensorflow-transform's
+        # 0.1.x beside a pin of 1.15.0, its later releases' Requires-Python leaving them out):
+        # a release that old is not what the code pinned for.
+        newest = None
+    if newest is not None:
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
         commands.extend(m.pip(f'install "{dist}=={newest}"'))
     elif found is not None:

@@ -236,10 +236,22 @@ def read_first_tag(text: str) -> Optional[CompatibleTag]:
     return None
 
 
+#: uv's example of the tags no wheel matched, the interpreter's own most preferred platform
+#: tag (IncompatibleTag::Platform: "has no wheels with a matching platform tag (e.g.,
+#: `win_amd64`)"; https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-distribution-types/src/prioritized_distribution.rs).
+_UV_PLATFORM_EXAMPLE = re.compile(
+    r"matching platform tag \(e\.g\., `?(?P<platform>[a-z][\w.]{2,60}?)`?\)"
+)
+
+
 def read_first_platform(text: str) -> Optional[str]:
-    """The platform tag of :func:`read_first_tag` (the interpreter's own), or None."""
+    """The platform tag of :func:`read_first_tag` (the interpreter's own), else the one uv
+    gives as the example of the tags no wheel matched, or None."""
     tag = read_first_tag(text)
-    return tag.platform if tag is not None else None
+    if tag is not None:
+        return tag.platform
+    example = _UV_PLATFORM_EXAMPLE.search(text) if "matching platform tag" in text else None
+    return example.group("platform") if example is not None else None
 
 
 # The machine's architecture in its own words: uname -a's machine fields before its operating

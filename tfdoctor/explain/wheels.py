@@ -1184,6 +1184,9 @@ def _platform_refusal(r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
     if not words or r.pip_refusals:
         return None
     dist = normalize_name(next((g["dist"] for h in words for g in h.groups if g.get("dist")), ""))
+    if dist in TF_DISTRIBUTIONS and (r.tags_platform or "").startswith("musllinux_"):
+        # uv's example tag is a musl interpreter's (PEP 656): no TensorFlow build runs on musl.
+        return causes.platform.musl_fix()
     hint = next((x for x in r.platform_hints if x.dist == dist), None)
     return causes.platform.platform_tag_fix(
         dist, hint.version if hint else None, hint.platforms if hint else ()
