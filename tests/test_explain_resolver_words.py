@@ -281,6 +281,24 @@ def test_uvs_example_tag_names_the_system_a_companion_lacks(
     assert other not in fix
 
 
+@pytest.mark.parametrize(
+    ("dist", "tag"),
+    [
+        ("tensorflow-text==2.18.0", "macosx_14_0_x86_64"),
+        ("tensorflow-io==0.37.1", "macosx_11_0_arm64"),
+    ],
+    ids=["intel-mac-no-wheel", "older-macos-than-the-tags"],
+)
+def test_uvs_platform_words_for_a_companion_offer_no_other_python(dist: str, tag: str) -> None:
+    text = (
+        f"  ╰─▶ Because {dist} has no wheels with a matching platform tag (e.g., `{tag}`) and "
+        f"you require {dist}, we can conclude that your requirements are unsatisfiable.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "platform tag, not the Python" in fix
+    assert "Use one of those Pythons" not in fix and "use Python" not in fix
+
+
 # --- uv's hint naming the interpreter: a free-threaded build, PyPy, a project ---------------
 
 _HINT = (

@@ -461,7 +461,14 @@ def _companion_refused(
         return (
             causes.platform.TF_NO_WHEEL_FOR_PYTHON,
             causes.software.companion_no_wheel_fix(
-                m, companion, (), False, f"=={chosen}", installer_of(hits).finder
+                m,
+                companion,
+                (),
+                False,
+                f"=={chosen}",
+                installer_of(hits).finder,
+                # uv's words of the platform tag (not the Python's ABI tag).
+                platform_only=any(h.signature.id == _UV_RELEASE_PLATFORM for h in hits),
             ),
         )
     # Without pip's list, the specifier its last line names (a release no index lists).
@@ -1170,6 +1177,8 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 #: uv's refusal of every release for the interpreter's platform tags (not its Python's).
 _UV_PLATFORM_TAG = "uv-no-platform-tag-any-release"
+#: The same of the one release uv chose.
+_UV_RELEASE_PLATFORM = "uv-no-platform-tag"
 # uv's platform hint under it (uv-distribution-types): "Wheels are available for `X` (v1) on
 # the following platform(s): `manylinux_2_17_x86_64`, ..." (its Python hints are evidence:
 # evidence.pip's read_abi_hints, read in _no_wheel).
