@@ -329,7 +329,7 @@ _UNSOLVED = (
         "python=3.10",
         "$ mamba install -c conda-forge pytorch cuda-version=12.1 tensorflow",
         "conda install -c anaconda tensorflow-gpu=2.4.1 cudatoolkit=11.0",
-        "PS C:\\> conda env create -n gpu python=3.9 cudatoolkit=11.2 cudnn=8.1",
+        "PS C:\\> conda create -n gpu python=3.9 cudatoolkit=11.2 cudnn=8.1",
     ],
     ids=["build-string-cuda", "cuda-version", "tensorflow-gpu", "cudatoolkit-windows-prompt"],
 )
@@ -366,6 +366,42 @@ def test_cuda_builds_the_solver_gave_up_on_may_lack_the_driver(command: str) -> 
 )
 def test_no_cuda_builds_unsolved_no_driver_candidate(text: str) -> None:
     assert _VIRTUAL not in _causes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An environment named gpu asks for no CUDA build; numpy 1.19's Python is the conflict.
+        "$ conda create --name=gpu python=3.12 numpy=1.19\n"
+        "Solving environment: failed with initial frozen solve. Retrying with flexible solve.\n"
+        "Found conflicts! Looking for incompatible packages.\nfailed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nPackage python conflicts for:\n"
+        "numpy=1.19 -> python[version='>=3.6,<3.7.0a0|>=3.8,<3.9.0a0']\npython=3.12\n",
+        # The CUDA install solved earlier; the failing command asks for basemap alone.
+        "(base) $ conda create -n tf -c conda-forge python=3.10 cudatoolkit=11.2 cudnn=8.1.0\n"
+        "Solving environment: done\nExecuting transaction: done\n"
+        "(tf) $ conda install -c conda-forge basemap=1.2.0\n"
+        "Found conflicts! Looking for incompatible packages.\nfailed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "the existing python installation in your environment:\n\nSpecifications:\n\n"
+        "  - basemap=1.2.0 -> python[version='>=2.7,<2.8.0a0|>=3.6,<3.7.0a0']\n\n"
+        "Your python: python=3.10\n",
+        # The solver names __glibc: its reading leads, no __cuda candidate beside it.
+        "$ conda install -c conda-forge tensorflow=2.15=cuda* cuda-version=12\n"
+        "Found conflicts! Looking for incompatible packages.\nfailed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "your system:\n\n  - feature:/linux-64::__glibc==2.17=0\n"
+        "  - tensorflow=2.15 -> libgcc-ng[version='>=12'] -> __glibc[version='>=2.28']\n\n"
+        "Your installed version is: 2.17\n",
+    ],
+    ids=["env-named-gpu", "earlier-cuda-install-solved", "glibc-named"],
+)
+def test_no_cuda_driver_warning_where_the_failing_command_or_words_say_otherwise(
+    text: str,
+) -> None:
+    found = explained(text).findings
+    assert not any("may not see a CUDA driver" in x.summary for x in found)
 
 
 def test_the_solvers_own_cuda_words_lead_and_no_second_candidate_follows() -> None:
