@@ -100,7 +100,7 @@ from tfdoctor.signatures import (
 )
 from tfdoctor.version_codes import cudnn_dotted
 from tfdoctor.wheel_index import releases_of
-from tfdoctor.wheel_tags import tag_machines, tag_system
+from tfdoctor.wheel_tags import tag_machines, tag_os, tag_system
 
 
 @record
@@ -661,7 +661,7 @@ def _system_of(
         # tag, uv's example): win_* is Windows', macosx_* macOS', linux_* and
         # manylinux/musllinux Linux's (PEP 425, PEP 600, PEP 656).
         tag = evidence.tags_platform
-        system = next((o for p, o in _TAG_SYSTEMS if tag.startswith(p)), None)
+        system = tag_os(tag)
         if system is not None:
             os_hint = Inferred("os", system, f"the interpreter's platform tag {tag}")
     if os_hint is None and mac is None:
@@ -673,18 +673,6 @@ def _system_of(
     if os_hint is not None and os_hint.value != "macos":
         mac = None  # a Mac named beside a log of another system is another machine
     return os_hint, mac
-
-
-#: A platform tag's prefix and the system it is for (PEP 425's ``win_amd64``, ``win32``,
-#: ``macosx_11_0_arm64``, ``linux_x86_64``; PEP 600's ``manylinux_2_17_x86_64``; PEP 656's
-#: ``musllinux_1_2_x86_64``).
-_TAG_SYSTEMS = (
-    ("win", "windows"),
-    ("macosx_", "macos"),
-    ("manylinux", "linux"),
-    ("musllinux_", "linux"),
-    ("linux_", "linux"),
-)
 
 
 def _container_host(evidence: Evidence) -> Optional[str]:
