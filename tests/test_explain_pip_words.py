@@ -339,8 +339,29 @@ def test_other_tags_are_not_read_as_musl(text: str) -> None:
             "win_amd64",
         ),
         ("no wheels with a matching platform tag for this machine\n", None),
+        (
+            "Because tensorflow-io==0.37.1 has no wheels with a matching platform tag (e.g.,\n"
+            "`win_amd64`) and you require tensorflow-io==0.37.1, we can conclude ...\n",
+            "win_amd64",
+        ),
+        (
+            "$ uv pip compile requirements.in --python-platform x86_64-unknown-linux-musl\n"
+            "Because all versions of tensorflow have no wheels with a matching platform tag "
+            "(e.g., `musllinux_1_2_x86_64`) and you require tensorflow, we can conclude ...\n",
+            None,
+        ),
     ],
-    ids=["first", "past-any", "no-list", "no-head", "uv-example", "uv-example-one", "uv-no-tag"],
+    ids=[
+        "first",
+        "past-any",
+        "no-list",
+        "no-head",
+        "uv-example",
+        "uv-example-one",
+        "uv-no-tag",
+        "uv-example-wrapped",
+        "uv-target-platform",
+    ],
 )
 def test_read_first_platform(text: str, expected: object) -> None:
     assert read_first_platform(text) == expected

@@ -240,17 +240,23 @@ def read_first_tag(text: str) -> Optional[CompatibleTag]:
 #: tag (IncompatibleTag::Platform: "has no wheels with a matching platform tag (e.g.,
 #: `win_amd64`)"; https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-distribution-types/src/prioritized_distribution.rs).
 _UV_PLATFORM_EXAMPLE = re.compile(
-    r"matching platform tag \(e\.g\., `?(?P<platform>[a-z][\w.]{2,60}?)`?\)"
+    r"matching\s+platform\s+tag\s+\(e\.g\.,\s+`?(?P<platform>[a-z][\w.]{2,60}?)`?\)"
 )
+#: uv's option that resolves for another platform than the interpreter's (``uv pip install
+#: --python-platform x86_64-unknown-linux-musl``): its example tag is then the target's.
+_UV_TARGET_PLATFORM = re.compile(r"--python-platform\b")
 
 
 def read_first_platform(text: str) -> Optional[str]:
     """The platform tag of :func:`read_first_tag` (the interpreter's own), else the one uv
-    gives as the example of the tags no wheel matched, or None."""
+    gives as the example of the tags no wheel matched, or None (also where the log shows
+    ``--python-platform``: uv's example is then the target's tag, not the machine's)."""
     tag = read_first_tag(text)
     if tag is not None:
         return tag.platform
-    example = _UV_PLATFORM_EXAMPLE.search(text) if "matching platform tag" in text else None
+    if "e.g.," not in text or _UV_TARGET_PLATFORM.search(text):
+        return None
+    example = _UV_PLATFORM_EXAMPLE.search(text)
     return example.group("platform") if example is not None else None
 
 
