@@ -559,9 +559,11 @@ def test_a_request_pip_skipped_every_release_of_names_their_python_range(
             "tensorflow-addons 0.20.0",
         ),
         (
-            "1.14.0 Requires-Python >=3.9,<3.12; 1.15.0 Requires-Python >=3.9,<3.12",
-            "tensorflow-transform==1.15.0",
-            "0.1.4, 0.1.5, 0.1.6",
+            # keras 3.x and 2.14.0 declare Requires-Python >=3.9; 2.13.1 and 2.15.0 >=3.8:
+            # on Python 3.8 pip's list stops at 2.15.0.
+            "2.14.0 Requires-Python >=3.9; 3.0.0 Requires-Python >=3.9",
+            "keras==3.0.0",
+            "2.12.0, 2.13.1, 2.15.0",
             None,
         ),
     ],
@@ -581,8 +583,8 @@ def test_a_release_pip_lists_for_this_python_is_offered_only_in_the_pins_major(
     fix = fix_text(top)
     assert "Requires-Python" in fix
     if offered is None:
-        # tensorflow-transform 0.1.6 (2017) is not a replacement for a pin of 1.15.0.
-        assert "0.1.6" not in fix and "the newest release pip lists" not in fix
+        # keras 2.15.0 is not a replacement for a pin of keras 3.0.0 (another API).
+        assert "2.15.0" not in fix and "the newest release pip lists" not in fix
     else:
         assert f"{offered}, the newest release pip lists" in fix
 

@@ -2598,9 +2598,9 @@ def python_range_fix(
     found = newest_release_for(m, dist, python) if python else None
     newest = max(listed, key=version_key) if listed else None
     if newest is not None and version and version_key(newest)[:1] != version_key(version)[:1]:
-        # pip's list for this Python stops at another major release (tensorflow-transform's
-        # 0.1.x beside a pin of 1.15.0, its later releases' Requires-Python leaving them out):
-        # a release that old is not what the code pinned for.
+        # pip's list for this Python stops at another major release (on Python 3.8, keras
+        # 2.15.0 beside a pin of 3.0.0: keras 3.x declares Requires-Python >=3.9): a release
+        # of another major is not what the code pinned for.
         newest = None
     if newest is not None:
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
