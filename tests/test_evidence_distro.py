@@ -109,6 +109,12 @@ def test_an_os_release_without_its_pretty_name() -> None:
         ("docker run --rm python:3.11-alpine true\ndocker run --rm ubuntu:22.04 true\n", None),
         ("an alpine lake\n", None),
         ("FROM python:3.11-slim\n# was alpine\n", None),
+        (
+            "$ docker run --name alpine --gpus all -it nvcr.io/nvidia/tensorflow:24.01-tf2-py3\n",
+            None,
+        ),
+        ("$ docker run --rm ubuntu:22.04 ls /alpine\n", None),
+        ("PS C:\\> docker run --rm -v myvol:/data alpine ls /data\n", "alpine"),
     ],
     ids=[
         "alpine-repository",
@@ -119,6 +125,9 @@ def test_an_os_release_without_its_pretty_name() -> None:
         "second-container",
         "prose",
         "comment",
+        "container-named-alpine",
+        "alpine-argument",
+        "image-after-valued-options",
     ],
 )
 def test_alpine_image_is_read_only_where_every_image_shown_is_one(

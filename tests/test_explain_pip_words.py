@@ -272,8 +272,21 @@ def test_an_alpine_system_pip_lists_no_tensorflow_for_is_told_a_glibc_system(
         "(from versions: 2.15.0, 2.16.1)\n",
         # Alpine in prose only.
         "I moved off alpine last year.\n" + _NO_TENSORFLOW,
+        # A helper Alpine container on a Windows host; pip ran in PowerShell, on Windows.
+        "PS C:\\Users\\me> docker run --rm -v myvol:/data alpine ls /data\nfile.txt\n"
+        "PS C:\\Users\\me> python --version\nPython 3.13.1\n"
+        "PS C:\\Users\\me> pip install tensorflow\n" + _NO_TENSORFLOW,
+        # A container named alpine, started from NVIDIA's Ubuntu image.
+        "$ docker run --name alpine --gpus all -it nvcr.io/nvidia/tensorflow:24.01-tf2-py3 bash\n"
+        "root@abc:/workspace# pip install tensorflow\n" + _NO_TENSORFLOW,
     ],
-    ids=["multi-stage-glibc-last", "releases-listed", "prose"],
+    ids=[
+        "multi-stage-glibc-last",
+        "releases-listed",
+        "prose",
+        "helper-container-on-windows",
+        "container-named-alpine",
+    ],
 )
 def test_alpine_words_that_do_not_show_the_system_are_not_musl(text: str) -> None:
     found = explained(text).findings

@@ -135,7 +135,83 @@ _ALPINE_IMAGE = re.compile(
 #: A Dockerfile's ``FROM`` (its image after any ``--platform=``), and a ``docker``/``podman``
 #: ``run`` command line.
 _FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(?P<image>\S+)", re.MULTILINE)
-_RUN = re.compile(r"^[^\n]*?\b(?:docker|podman)(?:[ \t]+container)?[ \t]+run\b[^\n]*", re.MULTILINE)
+_RUN = re.compile(
+    r"^[^\n]*?\b(?:docker|podman)(?:[ \t]+container)?[ \t]+run\b(?P<args>[^\n]*)", re.MULTILINE
+)
+#: ``docker run``'s options that take a value as the next word (``--name alpine``, ``-v
+#: vol:/data``; https://docs.docker.com/reference/cli/docker/container/run/): that word is no
+#: image. Its other options are flags (``--rm``, ``-it``) or carry their value after ``=``.
+_RUN_VALUED = frozenset(
+    [
+        "-a",
+        "--attach",
+        "--add-host",
+        "--cap-add",
+        "--cap-drop",
+        "--cgroupns",
+        "--cidfile",
+        "--cpus",
+        "--cpu-shares",
+        "-c",
+        "--cpuset-cpus",
+        "--device",
+        "--dns",
+        "--entrypoint",
+        "-e",
+        "--env",
+        "--env-file",
+        "--expose",
+        "--gpus",
+        "--group-add",
+        "-h",
+        "--hostname",
+        "--ipc",
+        "-l",
+        "--label",
+        "--link",
+        "--log-driver",
+        "--log-opt",
+        "-m",
+        "--memory",
+        "--mount",
+        "--name",
+        "--net",
+        "--network",
+        "--network-alias",
+        "-p",
+        "--publish",
+        "--pid",
+        "--platform",
+        "--pull",
+        "--restart",
+        "--runtime",
+        "--security-opt",
+        "--shm-size",
+        "--stop-signal",
+        "--tmpfs",
+        "-u",
+        "--user",
+        "--ulimit",
+        "-v",
+        "--volume",
+        "--volumes-from",
+        "-w",
+        "--workdir",
+    ]
+)
+
+
+def _run_image(args: str) -> Optional[str]:
+    """The image of a ``docker run`` command's arguments: the first word after its options
+    (and their values), or None."""
+    words = args.split()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if not word.startswith("-"):
+            return word.strip("\"'")
+        i += 2 if word in _RUN_VALUED else 1
+    return None
 
 
 def alpine_image(text: str) -> Optional[str]:
@@ -151,7 +227,9 @@ def alpine_image(text: str) -> Optional[str]:
             return None
         shown.append(image.group("image"))
     for found in _RUN.finditer(text):
-        image = _ALPINE_IMAGE.search(found.group(0))
+        # The image, not another word of the line (``--name alpine``, a command's argument).
+        run = _run_image(found.group("args"))
+        image = _ALPINE_IMAGE.fullmatch(run) if run is not None else None
         if image is None:
             return None
         shown.append(image.group("image"))

@@ -783,7 +783,9 @@ def _interpreter_tags(
         # Alpine (or a system like it: postmarketOS' ID_LIKE) named by its os-release, its
         # lsb_release or hostnamectl row: musl's.
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix(r.distro.name)
-    if r.alpine_image is not None:
+    if r.alpine_image is not None and r.os in (None, "linux"):
+        # An Alpine container beside a log of another system (PowerShell's prompt, a Mac)
+        # is a second machine: the interpreter that failed is the host's.
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix(
             f"the {r.alpine_image} image"
         )
