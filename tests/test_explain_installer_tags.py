@@ -278,6 +278,34 @@ def test_a_pin_before_the_arm64_wheels_beside_only_their_releases_is_apples_pack
     assert "with Python 3.10" not in fix
 
 
+def test_a_pin_for_other_pythons_than_the_one_shown_is_told_one_of_its_pythons() -> None:
+    # 2.12.0's wheels are for Python 3.8 to 3.11: Python 3.12's list is that Python's refusal.
+    text = (
+        "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n"
+        "$ python3 --version\nPython 3.12.4\n"
+        "$ pip install tensorflow==2.12.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: 2.16.0rc0, 2.16.1, 2.16.2)\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "with Python 3.11" in fix and "tensorflow-macos==2.12.0" not in fix
+
+
+def test_apples_package_for_other_pythons_than_the_one_shown_is_told_in_one_of_its_own() -> None:
+    # Apple's tensorflow-macos 2.12.0 has wheels for Python 3.8 to 3.11 only.
+    text = (
+        "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n"
+        "$ python3 --version\nPython 3.12.4\n"
+        "$ pip install tensorflow==2.12.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: none)\n"
+    )
+    top = top_error(explained(text))
+    fix = fix_text(top)
+    assert "tensorflow-macos==2.12.0 with Python 3.11" in fix
+    assert top.fix is not None and top.fix.commands[0] == "python3.11 -m venv .venv"
+
+
 def test_a_list_with_intel_era_releases_is_not_read_as_arm64() -> None:
     # Releases before 2.13 listed on a Mac: an Intel Python (Rosetta 2) sees their wheels.
     text = _mac_pin("2.12.5", "2.9.0, 2.10.0, 2.11.0, 2.12.0, 2.13.0, 2.14.0")

@@ -3119,17 +3119,29 @@ def apple_silicon_fix(
         same = [r for r in wrapper if version_key(r.version)[:2] == asked]
         if same:
             build = same[-1]
+            # A Python the build has no wheel for: name the newest it has (a new environment).
+            fitting = sorted((p for p in build.pythons if not p.startswith("py")), key=version_key)
+            install = f'install "tensorflow-macos=={build.version}"'
+            commands = m.pip(install)
+            other = ""
+            if minor and fitting and not build.python_fits(minor):
+                other = (
+                    f" with Python {fitting[-1]} (a new virtual environment of it: "
+                    f"{build.version} has no wheel for Python {minor})"
+                )
+                commands = python_venv_commands(m, fitting[-1], install)
             return Fix(
                 f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): "
                 f"the tensorflow distribution has them from {first_line} on, for {span}. Before "
                 f"that, TensorFlow for Apple silicon is Apple's tensorflow-macos, whose "
                 f"{build.version} has wheels for CPython {_python_span(build.pythons)}: require "
-                f"tensorflow-macos=={build.version} in place of the tensorflow pin (a requirements "
+                f"tensorflow-macos=={build.version}{other} in place of the tensorflow pin (a "
+                "requirements "
                 "file shared with other systems can say so with a marker: "
                 f'`tensorflow-macos=={build.version}; sys_platform == "darwin" and '
                 'platform_machine == "arm64"`), or move the pin to tensorflow '
                 f"{first_line} or later.",
-                m.pip(f'install "tensorflow-macos=={build.version}"'),
+                commands,
             )
         return Fix(
             f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): the "

@@ -646,6 +646,17 @@ def _apple_silicon_refusal(
         return None
     if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
         return None  # a range of older releases only: _range_refusal reads their Pythons
+    pinned = m.matrix.line_for(asked) if asked is not None else None
+    if (
+        refusal.final_versions
+        and r.python
+        and pinned is not None
+        and not pinned.has_wheels_for(r.python)
+    ):
+        # A list from the first arm64 line on beside a pin for no Python like the one shown
+        # (3.12 beside 2.12.0, 3.8-3.11) is that Python's refusal: the pin's line with one of
+        # its Pythons is the fix, which the Python's reading gives.
+        return None
     pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
     fix = causes.platform.apple_silicon_fix(m, asked, first, pythons, r.python)
     if fix is None:
