@@ -299,6 +299,20 @@ def test_uvs_platform_words_for_a_companion_offer_no_other_python(dist: str, tag
     assert "Use one of those Pythons" not in fix and "use Python" not in fix
 
 
+def test_uvs_platform_words_on_linux_with_wheels_for_its_architecture_name_glibc() -> None:
+    # tensorflow-io 0.37.1 has Linux ARM64 wheels: the machine's platform is not what to
+    # change, the glibc its manylinux tags name is.
+    text = (
+        "$ uv pip install tensorflow==2.16.1 tensorflow-io==0.37.1\n"
+        "  ╰─▶ Because tensorflow-io==0.37.1 has no wheels with a matching platform tag (e.g., "
+        "`manylinux_2_35_aarch64`) and you require tensorflow-io==0.37.1, we can conclude that "
+        "your requirements are unsatisfiable.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "glibc at least as new as the wheels' manylinux_X_Y tags" in fix
+    assert "ldd --version" in fix and "run it on a platform those wheels are for" not in fix
+
+
 # --- uv's hint naming the interpreter: a free-threaded build, PyPy, a project ---------------
 
 _HINT = (

@@ -50,7 +50,7 @@ from tfdoctor.signatures import (
     TF_DISTRIBUTION,
 )
 from tfdoctor.wheel_index import python_span, releases_of
-from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name
+from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_machines
 
 
 def _metadata_unsatisfiable(
@@ -469,6 +469,7 @@ def _companion_refused(
                 installer_of(hits).finder,
                 # uv's words of the platform tag (not the Python's ABI tag).
                 platform_only=any(h.signature.id == _UV_RELEASE_PLATFORM for h in hits),
+                manylinux_arch=_manylinux_arch(r.tags_platform or ""),
             ),
         )
     # Without pip's list, the specifier its last line names (a release no index lists).
@@ -608,6 +609,13 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON] = kept
     else:
         del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
+
+
+def _manylinux_arch(tag: str) -> str:
+    """The architecture a manylinux platform tag names (``aarch64`` of
+    ``manylinux_2_35_aarch64``), or "" for another tag."""
+    machines = tag_machines(tag) if tag.startswith("manylinux") else ()
+    return machines[0] if len(machines) == 1 else ""
 
 
 def _apple_silicon_refusal(
