@@ -8,7 +8,7 @@ from typing import Optional
 
 import pytest
 
-from tfdoctor.evidence.distro import read_distro
+from tfdoctor.evidence.distro import alpine_image, read_distro
 
 _MINT_OS_RELEASE = """$ cat /etc/os-release
 NAME="Linux Mint"
@@ -96,3 +96,41 @@ def test_an_os_release_without_its_pretty_name() -> None:
     the distribution, by its NAME."""
     shown = read_distro('NAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n')
     assert shown is not None and (shown.ids, shown.name) == (("debian",), "Debian GNU/Linux")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FROM alpine:3.19\nRUN apk add python3\n", "alpine:3.19"),
+        ("FROM --platform=linux/amd64 python:3.11-alpine\n", "python:3.11-alpine"),
+        ("$ docker run -it --rm -v $PWD:/w python:3.10-alpine3.18 sh\n", "python:3.10-alpine3.18"),
+        ("podman run --rm docker.io/library/alpine sh\n", "docker.io/library/alpine"),
+        ("FROM python:3.11-alpine AS build\nFROM python:3.11-slim\n", None),
+        ("docker run --rm python:3.11-alpine true\ndocker run --rm ubuntu:22.04 true\n", None),
+        ("an alpine lake\n", None),
+        ("FROM python:3.11-slim\n# was alpine\n", None),
+        (
+            "$ docker run --name alpine --gpus all -it nvcr.io/nvidia/tensorflow:24.01-tf2-py3\n",
+            None,
+        ),
+        ("$ docker run --rm ubuntu:22.04 ls /alpine\n", None),
+        ("PS C:\\> docker run --rm -v myvol:/data alpine ls /data\n", "alpine"),
+    ],
+    ids=[
+        "alpine-repository",
+        "platform-option",
+        "docker-run-variant",
+        "podman-full-name",
+        "multi-stage-glibc",
+        "second-container",
+        "prose",
+        "comment",
+        "container-named-alpine",
+        "alpine-argument",
+        "image-after-valued-options",
+    ],
+)
+def test_alpine_image_is_read_only_where_every_image_shown_is_one(
+    text: str, expected: Optional[str]
+) -> None:
+    assert alpine_image(text) == expected

@@ -305,3 +305,114 @@ def test_conda_asked_for_a_companion_pypi_publishes_installs_it_with_the_environ
 def test_conda_lacking_another_package_is_not_a_pypi_companion(spec: str) -> None:
     report = explained(_NOT_AVAILABLE.format(spec=spec))
     assert all(x.cause != "conda-package-pypi-only" for x in report.findings)
+
+
+#: The classic solver's words where it gives up, after a command that asks CUDA builds.
+_UNSOLVED = (
+    "Collecting package metadata (current_repodata.json): done\n"
+    "Solving environment: failed with initial frozen solve. Retrying with flexible solve.\n"
+    "Solving environment: |\n"
+    "Found conflicts! Looking for incompatible packages.\n"
+    "failed\n\n"
+    "UnsatisfiableError: The following specifications were found to be incompatible with each "
+    "other:\n\n"
+    "Output in format: Requested package -> Available versions\n\n"
+    "Package libgcc-ng conflicts for:\n"
+    "python=3.10 -> libgcc-ng[version='>=11.2.0']\n"
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        '(base) [user@login01 ~]$ conda create -n tf -c conda-forge "tensorflow=2.15=cuda*" '
+        "python=3.10",
+        "$ mamba install -c conda-forge pytorch cuda-version=12.1 tensorflow",
+        "conda install -c anaconda tensorflow-gpu=2.4.1 cudatoolkit=11.0",
+        "PS C:\\> conda create -n gpu python=3.9 cudatoolkit=11.2 cudnn=8.1",
+    ],
+    ids=["build-string-cuda", "cuda-version", "tensorflow-gpu", "cudatoolkit-windows-prompt"],
+)
+def test_cuda_builds_the_solver_gave_up_on_may_lack_the_driver(command: str) -> None:
+    report = explained(command + "\n" + _UNSOLVED)
+    found = [x for x in report.findings if x.cause == _VIRTUAL]
+    assert len(found) == 1 and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "conda info" in fix and "CONDA_OVERRIDE_CUDA" in fix
+    # No version of the builds is declared: the machine's own value is read.
+    assert "CONDA_OVERRIDE_CUDA=12" not in fix and "CONDA_OVERRIDE_CUDA=11" not in fix
+    if "C:\\" in command:
+        # conda on Windows: cmd's and PowerShell's commands, not export.
+        assert "$env:CONDA_OVERRIDE_CUDA" in fix and "export" not in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A command for CPU builds: the conflicts are the packages'.
+        "conda install -c conda-forge tensorflow=2.15 python=3.12\n" + _UNSOLVED,
+        # The CUDA builds solved: nothing failed.
+        "conda install -c conda-forge tensorflow=2.15=cuda* cuda-version=12\n"
+        "Solving environment: done\n"
+        "Preparing transaction: done\nVerifying transaction: done\nExecuting transaction: done\n",
+        # The solver names TensorFlow's Python as the conflict: that is the reading.
+        "conda install tensorflow-gpu=1.15 cudatoolkit=10.0\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        "Package python conflicts for:\npython=3.9\n"
+        "tensorflow-gpu=1.15 -> python[version='>=3.6,<3.7.0a0|>=3.7,<3.8.0a0']\n",
+    ],
+    ids=["cpu-builds-unsolved", "cuda-builds-solved", "python-conflict-named"],
+)
+def test_no_cuda_builds_unsolved_no_driver_candidate(text: str) -> None:
+    assert _VIRTUAL not in _causes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An environment named gpu asks for no CUDA build; numpy 1.19's Python is the conflict.
+        "$ conda create --name=gpu python=3.12 numpy=1.19\n"
+        "Solving environment: failed with initial frozen solve. Retrying with flexible solve.\n"
+        "Found conflicts! Looking for incompatible packages.\nfailed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nPackage python conflicts for:\n"
+        "numpy=1.19 -> python[version='>=3.6,<3.7.0a0|>=3.8,<3.9.0a0']\npython=3.12\n",
+        # The CUDA install solved earlier; the failing command asks for basemap alone.
+        "(base) $ conda create -n tf -c conda-forge python=3.10 cudatoolkit=11.2 cudnn=8.1.0\n"
+        "Solving environment: done\nExecuting transaction: done\n"
+        "(tf) $ conda install -c conda-forge basemap=1.2.0\n"
+        "Found conflicts! Looking for incompatible packages.\nfailed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "the existing python installation in your environment:\n\nSpecifications:\n\n"
+        "  - basemap=1.2.0 -> python[version='>=2.7,<2.8.0a0|>=3.6,<3.7.0a0']\n\n"
+        "Your python: python=3.10\n",
+        # The solver names __glibc: its reading leads, no __cuda candidate beside it.
+        "$ conda install -c conda-forge tensorflow=2.15=cuda* cuda-version=12\n"
+        "Found conflicts! Looking for incompatible packages.\nfailed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "your system:\n\n  - feature:/linux-64::__glibc==2.17=0\n"
+        "  - tensorflow=2.15 -> libgcc-ng[version='>=12'] -> __glibc[version='>=2.28']\n\n"
+        "Your installed version is: 2.17\n",
+    ],
+    ids=["env-named-gpu", "earlier-cuda-install-solved", "glibc-named"],
+)
+def test_no_cuda_driver_warning_where_the_failing_command_or_words_say_otherwise(
+    text: str,
+) -> None:
+    found = explained(text).findings
+    assert not any("may not see a CUDA driver" in x.summary for x in found)
+
+
+def test_the_solvers_own_cuda_words_lead_and_no_second_candidate_follows() -> None:
+    text = (
+        "conda install tensorflow-gpu=2.4.1 cudatoolkit=11.0\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "your system:\n\n"
+        "  - feature:/linux-64::__cuda==10.2=0\n"
+        "  - tensorflow-gpu=2.4.1 -> tensorflow==2.4.1=gpu_py38h8a7d6ce_0 -> "
+        "__cuda[version='>=11.0']\n\n"
+        "Your installed version is: 10.2\n"
+    )
+    report = explained(text)
+    assert [x.summary for x in report.findings if "(__cuda)" in x.summary] == []

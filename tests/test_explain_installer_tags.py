@@ -249,6 +249,69 @@ def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package(
     assert "tensorflow-macos==2.11.0" in fix
 
 
+def _mac_pin(pin: str, listed: str) -> str:
+    return (
+        "$ python3 -c 'import platform; print(platform.platform())'\n"
+        "macOS-13.4-arm64-arm-64bit\n"
+        f"$ pip install tensorflow=={pin}\n"
+        f"ERROR: Could not find a version that satisfies the requirement tensorflow=={pin} "
+        f"(from versions: {listed})\n"
+        f"ERROR: No matching distribution found for tensorflow=={pin}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("pin", "apple"),
+    [("2.11.0", "2.11.0"), ("2.9.2", "2.9.2")],
+    ids=["apples-2.11", "apples-2.9"],
+)
+def test_a_pin_before_the_arm64_wheels_beside_only_their_releases_is_apples_package(
+    pin: str, apple: str
+) -> None:
+    # pip lists only releases with macOS arm64 wheels: the Python is arm64 (an Intel one would
+    # list the pin's Intel wheels too), so no Python makes the pin install here.
+    text = _mac_pin(pin, "2.13.0rc0, 2.13.0, 2.13.1, 2.14.0, 2.15.0, 2.16.1")
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert f"tensorflow-macos=={apple}" in fix and "2.13 or later" in fix
+    assert "with Python 3.10" not in fix
+
+
+def test_a_pin_for_other_pythons_than_the_one_shown_is_told_one_of_its_pythons() -> None:
+    # 2.12.0's wheels are for Python 3.8 to 3.11: Python 3.12's list is that Python's refusal.
+    text = (
+        "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n"
+        "$ python3 --version\nPython 3.12.4\n"
+        "$ pip install tensorflow==2.12.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: 2.16.0rc0, 2.16.1, 2.16.2)\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "with Python 3.11" in fix and "tensorflow-macos==2.12.0" not in fix
+
+
+def test_apples_package_for_other_pythons_than_the_one_shown_is_told_in_one_of_its_own() -> None:
+    # Apple's tensorflow-macos 2.12.0 has wheels for Python 3.8 to 3.11 only.
+    text = (
+        "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n"
+        "$ python3 --version\nPython 3.12.4\n"
+        "$ pip install tensorflow==2.12.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: none)\n"
+    )
+    top = top_error(explained(text))
+    fix = fix_text(top)
+    assert "tensorflow-macos==2.12.0 with Python 3.11" in fix
+    assert top.fix is not None and top.fix.commands[0] == "python3.11 -m venv .venv"
+
+
+def test_a_list_with_intel_era_releases_is_not_read_as_arm64() -> None:
+    # Releases before 2.13 listed on a Mac: an Intel Python (Rosetta 2) sees their wheels.
+    text = _mac_pin("2.12.5", "2.9.0, 2.10.0, 2.11.0, 2.12.0, 2.13.0, 2.14.0")
+    assert "tensorflow-macos" not in fix_text(top_error(explained(text)))
+
+
 # --- a dependency the TensorFlow install took back below another package's range -------------
 
 #: One pip run installing TensorFlow, which moves typing-extensions back, then pip's notice

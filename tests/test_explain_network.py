@@ -196,6 +196,86 @@ def test_a_name_that_does_not_resolve_names_every_candidate(line: str) -> None:
     assert "HTTPS_PROXY" in fix and "blocked" in fix and "curl -I" in fix
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (
+            "urllib.error.URLError: <urlopen error [Errno 113] No route to host>",
+            "[Errno 113] No route to host",
+        ),
+        (_get_file("[Errno 65] No route to host"), "[Errno 65] No route to host"),
+        (
+            "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='tfhub.dev', port=443)"
+            ": Max retries exceeded with url: /google/imagenet/mobilenet_v2_100_224/"
+            "feature_vector/5?tf-hub-format=compressed (Caused by NewConnectionError('<urllib3."
+            "connection.HTTPSConnection object at 0x7f1c>: Failed to establish a new connection:"
+            " [Errno 113] No route to host'))",
+            "[Errno 113] No route to host",
+        ),
+        (
+            "urllib.error.URLError: <urlopen error [WinError 10051] A socket operation was "
+            "attempted to an unreachable network>",
+            "[WinError 10051] A socket operation was attempted to an unreachable network",
+        ),
+        (
+            _get_file("[WinError 10065] A socket operation was attempted to an unreachable host"),
+            "[WinError 10065] A socket operation was attempted to an unreachable host",
+        ),
+        (
+            "urllib.error.URLError: <urlopen error [Errno -5] No address associated with hostname>",
+            "[Errno -5] No address associated with hostname",
+        ),
+        (
+            "urllib.error.URLError: <urlopen error [Errno 11004] getaddrinfo failed>",
+            "[Errno 11004] getaddrinfo failed",
+        ),
+    ],
+    ids=[
+        "linux-ehostunreach",
+        "macos-ehostunreach-get-file",
+        "requests-tfhub-ehostunreach",
+        "winsock-net-unreachable",
+        "winsock-host-unreachable-get-file",
+        "eai-nodata",
+        "winsock-no-data",
+    ],
+)
+def test_no_route_or_no_address_in_each_systems_words_is_no_network_first(
+    line: str, said: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "no-network-access"
+    fix = fix_text(top)
+    assert f"({said})" in fix
+    assert fix.index("no outside network") < fix.index("proxy this process") < fix.index("blocked")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "urllib.error.URLError: <urlopen error [WinError 10060] A connection attempt failed "
+        "because the connected party did not properly respond after a period of time, or "
+        "established connection failed because connected host has failed to respond>\n",
+        # pip's retries, then its empty list: the connection, not the wheels.
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
+        "after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection."
+        "HTTPSConnection object at 0x000001F2>: Failed to establish a new connection: [WinError "
+        "10060] A connection attempt failed because the connected party did not properly "
+        "respond after a period of time, or established connection failed because connected "
+        "host has failed to respond')': /simple/tensorflow/\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+        "versions: none)\nERROR: No matching distribution found for tensorflow\n",
+    ],
+    ids=["urllib", "pip-retries-then-none"],
+)
+def test_winsocks_timeout_is_a_proxy_first_in_its_whole_words(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "proxy-not-configured"
+    fix = fix_text(top)
+    assert "connected host has failed to respond)" in fix
+    assert fix.index("proxy this process") < fix.index("no outside network")
+
+
 def test_a_read_timeout_is_the_route_to_the_host_with_a_longer_timeout() -> None:
     line = (
         "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool("
@@ -224,6 +304,12 @@ def test_a_read_timeout_is_the_route_to_the_host_with_a_longer_timeout() -> None
         "ConnectionRefusedError: [Errno 111] Connection refused",
         "OSError: [Errno 101] Network is unreachable",
         "socket.gaierror: [Errno -3] Temporary failure in name resolution",
+        "OSError: [Errno 113] No route to host",
+        # A server on the local network (a model server the program calls).
+        "requests.exceptions.ConnectionError: HTTPConnectionPool(host='192.168.1.20', port=8501)"
+        ": Max retries exceeded with url: /v1/models/m:predict (Caused by NewConnectionError("
+        "'<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new "
+        "connection: [Errno 113] No route to host'))",
         # An HTTP answer is no network failure.
         f"Exception: URL fetch failure on {_WEIGHTS}: 404 -- Not Found",
         # A certificate error named in prose, not Python's ssl error.
@@ -235,6 +321,8 @@ def test_a_read_timeout_is_the_route_to_the_host_with_a_longer_timeout() -> None
         "bare-refused",
         "bare-unreachable",
         "bare-dns",
+        "bare-no-route",
+        "local-server-no-route",
         "http-404",
         "prose",
     ],

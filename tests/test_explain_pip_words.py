@@ -231,6 +231,68 @@ def test_a_musl_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_system()
     assert "musl" in fix and "glibc" in fix
 
 
+@pytest.mark.parametrize(
+    ("shown", "system"),
+    [
+        (
+            "$ docker run --rm -it python:3.11-alpine sh\n/ # pip install tensorflow\n",
+            "the python:3.11-alpine image",
+        ),
+        ("FROM python:3.12-alpine3.20\nRUN pip install tensorflow\n", "python:3.12-alpine3.20"),
+        (
+            'NAME="Alpine Linux"\nID=alpine\nVERSION_ID=3.19.1\nPRETTY_NAME="Alpine Linux v3.19"\n',
+            "Alpine Linux v3.19",
+        ),
+        (
+            # postmarketOS: Alpine's C library, named by its ID_LIKE.
+            'ID=postmarketos\nID_LIKE="alpine"\nPRETTY_NAME="postmarketOS v23.12"\n',
+            "postmarketOS v23.12",
+        ),
+    ],
+    ids=["docker-run-alpine-tag", "dockerfile-alpine-tag", "os-release-alpine", "alpine-like"],
+)
+def test_an_alpine_system_pip_lists_no_tensorflow_for_is_told_a_glibc_system(
+    shown: str, system: str
+) -> None:
+    top = top_error(explained(shown + _NO_TENSORFLOW))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "musl" in fix and "glibc" in fix and system in fix and "-slim" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A multi-stage build whose last stage is Debian's: which stage ran pip is not shown.
+        "FROM python:3.11-alpine AS tools\nFROM python:3.11-slim\nRUN pip install tensorflow\n"
+        + _NO_TENSORFLOW,
+        # Alpine's image named, TensorFlow listed: not a refusal of every release.
+        "$ docker run --rm python:3.11-alpine pip install tensorflow==2.99\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.99 "
+        "(from versions: 2.15.0, 2.16.1)\n",
+        # Alpine in prose only.
+        "I moved off alpine last year.\n" + _NO_TENSORFLOW,
+        # A helper Alpine container on a Windows host; pip ran in PowerShell, on Windows.
+        "PS C:\\Users\\me> docker run --rm -v myvol:/data alpine ls /data\nfile.txt\n"
+        "PS C:\\Users\\me> python --version\nPython 3.13.1\n"
+        "PS C:\\Users\\me> pip install tensorflow\n" + _NO_TENSORFLOW,
+        # A container named alpine, started from NVIDIA's Ubuntu image.
+        "$ docker run --name alpine --gpus all -it nvcr.io/nvidia/tensorflow:24.01-tf2-py3 bash\n"
+        "root@abc:/workspace# pip install tensorflow\n" + _NO_TENSORFLOW,
+    ],
+    ids=[
+        "multi-stage-glibc-last",
+        "releases-listed",
+        "prose",
+        "helper-container-on-windows",
+        "container-named-alpine",
+    ],
+)
+def test_alpine_words_that_do_not_show_the_system_are_not_musl(text: str) -> None:
+    found = explained(text).findings
+    assert not any(x.fix is not None and "musl" in x.fix.text for x in found)
+
+
 def test_an_android_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_distribution() -> None:
     # PEP 738's tags of CPython on Android: Bionic, no manylinux wheel installs.
     text = _NO_TENSORFLOW + "Compatible tags: 12\n  cp313-cp313-android_24_arm64_v8a\n"
@@ -279,8 +341,40 @@ def test_other_tags_are_not_read_as_musl(text: str) -> None:
         ),
         ("Compatible tags: 3\nsomething else\n", None),
         ("  cp37-cp37m-win32\n", None),
+        (
+            "Because all versions of tensorflow have no wheels with a matching platform tag "
+            "(e.g., `manylinux_2_31_riscv64`) and you require tensorflow, we can conclude ...\n",
+            "manylinux_2_31_riscv64",
+        ),
+        (
+            "Because tensorflow-text==2.18.0 has no wheels with a matching platform tag (e.g., "
+            "`win_amd64`) and you require tensorflow-text==2.18.0, we can conclude ...\n",
+            "win_amd64",
+        ),
+        ("no wheels with a matching platform tag for this machine\n", None),
+        (
+            "Because tensorflow-io==0.37.1 has no wheels with a matching platform tag (e.g.,\n"
+            "`win_amd64`) and you require tensorflow-io==0.37.1, we can conclude ...\n",
+            "win_amd64",
+        ),
+        (
+            "$ uv pip compile requirements.in --python-platform x86_64-unknown-linux-musl\n"
+            "Because all versions of tensorflow have no wheels with a matching platform tag "
+            "(e.g., `musllinux_1_2_x86_64`) and you require tensorflow, we can conclude ...\n",
+            None,
+        ),
     ],
-    ids=["first", "past-any", "no-list", "no-head"],
+    ids=[
+        "first",
+        "past-any",
+        "no-list",
+        "no-head",
+        "uv-example",
+        "uv-example-one",
+        "uv-no-tag",
+        "uv-example-wrapped",
+        "uv-target-platform",
+    ],
 )
 def test_read_first_platform(text: str, expected: object) -> None:
     assert read_first_platform(text) == expected
@@ -465,6 +559,47 @@ def test_a_request_pip_skipped_every_release_of_names_their_python_range(
         assert "Requires-Python" not in fix_text(top)
     else:
         assert named in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("ignored", "pin", "listed", "offered"),
+    [
+        (
+            "0.21.0 Requires-Python >=3.9; 0.22.0 Requires-Python >=3.9; 0.23.0 Requires-Python "
+            ">=3.9",
+            "tensorflow-addons==0.23.0",
+            "0.19.0, 0.20.0",
+            "tensorflow-addons 0.20.0",
+        ),
+        (
+            # keras 3.x and 2.14.0 declare Requires-Python >=3.9; 2.13.1 and 2.15.0 >=3.8:
+            # on Python 3.8 pip's list stops at 2.15.0.
+            "2.14.0 Requires-Python >=3.9; 3.0.0 Requires-Python >=3.9",
+            "keras==3.0.0",
+            "2.12.0, 2.13.1, 2.15.0",
+            None,
+        ),
+    ],
+    ids=["same-major-listed", "only-another-major-listed"],
+)
+def test_a_release_pip_lists_for_this_python_is_offered_only_in_the_pins_major(
+    ignored: str, pin: str, listed: str, offered: Optional[str]
+) -> None:
+    text = (
+        f"ERROR: Ignored the following versions that require a different python version: "
+        f"{ignored}\n"
+        f"ERROR: Could not find a version that satisfies the requirement {pin} (from versions: "
+        f"{listed})\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "Requires-Python" in fix
+    if offered is None:
+        # keras 2.15.0 is not a replacement for a pin of keras 3.0.0 (another API).
+        assert "2.15.0" not in fix and "the newest release pip lists" not in fix
+    else:
+        assert f"{offered}, the newest release pip lists" in fix
 
 
 def test_the_release_named_for_a_python_has_a_wheel_for_the_machine_architecture() -> None:

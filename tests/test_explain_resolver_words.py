@@ -242,6 +242,77 @@ def test_uvs_64bit_tag_is_not_a_32bit_python() -> None:
     assert "python-32bit" not in {x.cause for x in explained(text).findings}
 
 
+def test_uvs_musl_tag_for_every_tensorflow_release_is_told_a_glibc_system() -> None:
+    text = (
+        "$ uv pip install tensorflow\n"
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `musllinux_1_2_x86_64`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "musl" in fix and "glibc" in fix
+
+
+@pytest.mark.parametrize(
+    ("tag", "system", "other"),
+    [
+        ("win_amd64", "Windows", "Use one of those Pythons"),
+        ("win_arm64", "Windows", "Use one of those Pythons"),
+    ],
+    ids=["windows-x86-64", "windows-arm64"],
+)
+def test_uvs_example_tag_names_the_system_a_companion_lacks(
+    tag: str, system: str, other: str
+) -> None:
+    # uv's example is the interpreter's own platform tag: the system, not the Python, is what
+    # the release has no wheel for.
+    text = (
+        "> uv pip install tensorflow-text==2.18.0\n"
+        "  ╰─▶ Because tensorflow-text==2.18.0 has no wheels with a matching platform tag "
+        f"(e.g., `{tag}`) and you require tensorflow-text==2.18.0, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert f"for {system}; the last release with one is" in fix
+    assert other not in fix
+
+
+@pytest.mark.parametrize(
+    ("dist", "tag"),
+    [
+        ("tensorflow-text==2.18.0", "macosx_14_0_x86_64"),
+        ("tensorflow-io==0.37.1", "macosx_11_0_arm64"),
+    ],
+    ids=["intel-mac-no-wheel", "older-macos-than-the-tags"],
+)
+def test_uvs_platform_words_for_a_companion_offer_no_other_python(dist: str, tag: str) -> None:
+    text = (
+        f"  ╰─▶ Because {dist} has no wheels with a matching platform tag (e.g., `{tag}`) and "
+        f"you require {dist}, we can conclude that your requirements are unsatisfiable.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "platform tag, not the Python" in fix
+    assert "Use one of those Pythons" not in fix and "use Python" not in fix
+
+
+def test_uvs_platform_words_on_linux_with_wheels_for_its_architecture_name_glibc() -> None:
+    # tensorflow-io 0.37.1 has Linux ARM64 wheels: the machine's platform is not what to
+    # change, the glibc its manylinux tags name is.
+    text = (
+        "$ uv pip install tensorflow==2.16.1 tensorflow-io==0.37.1\n"
+        "  ╰─▶ Because tensorflow-io==0.37.1 has no wheels with a matching platform tag (e.g., "
+        "`manylinux_2_35_aarch64`) and you require tensorflow-io==0.37.1, we can conclude that "
+        "your requirements are unsatisfiable.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "glibc at least as new as the wheels' manylinux_X_Y tags" in fix
+    assert "ldd --version" in fix and "run it on a platform those wheels are for" not in fix
+
+
 # --- uv's hint naming the interpreter: a free-threaded build, PyPy, a project ---------------
 
 _HINT = (

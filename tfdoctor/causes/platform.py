@@ -2596,8 +2596,13 @@ def python_range_fix(
     )
     commands = [*m.list_releases(dist, python)]
     found = newest_release_for(m, dist, python) if python else None
-    if listed:
-        newest = max(listed, key=version_key)
+    newest = max(listed, key=version_key) if listed else None
+    if newest is not None and version and version_key(newest)[:1] != version_key(version)[:1]:
+        # pip's list for this Python stops at another major release (on Python 3.8, keras
+        # 2.15.0 beside a pin of 3.0.0: keras 3.x declares Requires-Python >=3.9): a release
+        # of another major is not what the code pinned for.
+        newest = None
+    if newest is not None:
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
         commands.extend(m.pip(f'install "{dist}=={newest}"'))
     elif found is not None:
@@ -3114,17 +3119,29 @@ def apple_silicon_fix(
         same = [r for r in wrapper if version_key(r.version)[:2] == asked]
         if same:
             build = same[-1]
+            # A Python the build has no wheel for: name the newest it has (a new environment).
+            fitting = sorted((p for p in build.pythons if not p.startswith("py")), key=version_key)
+            install = f'install "tensorflow-macos=={build.version}"'
+            commands = m.pip(install)
+            other = ""
+            if minor and fitting and not build.python_fits(minor):
+                other = (
+                    f" with Python {fitting[-1]} (a new virtual environment of it: "
+                    f"{build.version} has no wheel for Python {minor})"
+                )
+                commands = python_venv_commands(m, fitting[-1], install)
             return Fix(
                 f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): "
                 f"the tensorflow distribution has them from {first_line} on, for {span}. Before "
                 f"that, TensorFlow for Apple silicon is Apple's tensorflow-macos, whose "
                 f"{build.version} has wheels for CPython {_python_span(build.pythons)}: require "
-                f"tensorflow-macos=={build.version} in place of the tensorflow pin (a requirements "
+                f"tensorflow-macos=={build.version}{other} in place of the tensorflow pin (a "
+                "requirements "
                 "file shared with other systems can say so with a marker: "
                 f'`tensorflow-macos=={build.version}; sys_platform == "darwin" and '
                 'platform_machine == "arm64"`), or move the pin to tensorflow '
                 f"{first_line} or later.",
-                m.pip(f'install "tensorflow-macos=={build.version}"'),
+                commands,
             )
         return Fix(
             f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): the "

@@ -3203,11 +3203,16 @@ def unpublished_fix(m: Machine, found: Sequence[tuple[PackageFacts, ReleaseWheel
     )
 
 
-def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
+def published_wheels(
+    m: Machine, dist: str, spec: str = "", platform_only: bool = False, manylinux_arch: str = ""
+) -> Optional[str]:
     """What the releases of ``dist`` that ``spec`` admits (every release where empty) publish,
     from the bundled index of PyPI's files, against this machine's Python and system where
     known: the Python, the platform or the release that has a wheel here. None where the index
-    does not list ``dist``."""
+    does not list ``dist``. ``platform_only``: the installer's words say the platform tag, not
+    the Python, matched no wheel (uv's IncompatibleTag::Platform), so no Python is offered;
+    ``manylinux_arch``: the architecture of the interpreter's own manylinux tag the installer
+    named (``aarch64`` of ``manylinux_2_35_aarch64``)."""
     rows = releases_of(dist)
     if not rows:
         return None
@@ -3263,6 +3268,29 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
             f"later ones have none: use that release, or run the newest where its wheels are "
             f"({platform_words(newest.platforms)}"
             + ("; WSL2 or a Linux container on Windows)." if os == "windows" else ").")
+        )
+        return " ".join(words)
+    # The architecture the interpreter's manylinux tag names (a glibc interpreter's).
+    glibc_arch = manylinux_arch or (arch if m.non_glibc_libc is None else None)
+    if platform_only and os == "linux" and glibc_arch and newest.platform_fits(os, glibc_arch):
+        # Wheels for this system and architecture, refused by their tag: a wheel's
+        # manylinux_X_Y tag names the oldest glibc it runs on (PEP 600), newer than this one.
+        words.append(
+            "The installer's words say the platform tag, not the Python, matched no wheel, and "
+            f"the release has {platform_words((f'linux-{glibc_arch}',))} wheels: they need a "
+            "glibc at least as new as the wheels' manylinux_X_Y tags name (`ldd --version` "
+            "prints the machine's); with an older one, use a release built for it or a newer "
+            "Linux distribution (a container of one)."
+        )
+        return " ".join(words)
+    if platform_only:
+        # The interpreter's platform tag is what no wheel matched: an older macOS than the
+        # wheels' macosx_X_Y tags, an interpreter of another architecture, another system.
+        words.append(
+            "The installer's words say the platform tag, not the Python, matched no wheel: run "
+            f"it on a platform those wheels are for ({platform_words(newest.platforms)}), with "
+            "an interpreter of the machine's own architecture, and on macOS a macOS at least "
+            "as new as the one the wheels' macosx_X_Y tags name."
         )
         return " ".join(words)
     if python is None:
@@ -3385,12 +3413,16 @@ def companion_no_wheel_fix(
     spec: str = "",
     installer: str = "pip",
     unworded: bool = False,
+    platform_only: bool = False,
+    manylinux_arch: str = "",
 ) -> Fix:
     """pip (or ``installer``: uv, Poetry) saw no wheel of the companion ``dist`` (or none past
     ``listed``) for this Python and platform: its successor where the project renamed it, else
     where its wheels exist; a pure-Python package's refusal is the Python's version or a
     release that does not exist. ``shown``: whether the log shows pip's list of versions;
-    ``unworded``: whether pip wrote its empty list as nothing (a pip before 19.1)."""
+    ``unworded``: whether pip wrote its empty list as nothing (a pip before 19.1);
+    ``platform_only``: the installer said the platform tag matched no wheel (no Python helps);
+    ``manylinux_arch``: the architecture of the interpreter's manylinux tag it named."""
     if listed:
         seen = f"{installer} lists {dist} releases up to {listed[-1]} for this Python and platform"
     elif shown:
@@ -3423,7 +3455,7 @@ def companion_no_wheel_fix(
                 PLATFORM_CHECK,
             ),
         )
-    known = published_wheels(m, dist, spec)
+    known = published_wheels(m, dist, spec, platform_only, manylinux_arch)
     if known is not None and not (m.os != "windows" and table.successors.get(dist)):
         if not listed and shown and unworded and not spec:
             # An empty list written as nothing is a pip before 19.1 (April 2019); "none" is a

@@ -62,6 +62,7 @@ _NAMES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(r"(?i)\bfedora\b"), ("fedora",)),
     (re.compile(r"(?i)\bopensuse\b"), ("opensuse", "suse")),
     (re.compile(r"(?i)\barch\s*linux\b"), ("arch",)),
+    (re.compile(r"(?i)\balpine\b"), ("alpine",)),
 )
 
 
@@ -122,3 +123,114 @@ def read_distro(text: str, stated_os: str = "") -> Optional[Distro]:
         if ids is not None:
             return Distro(ids, stated_os.strip(), "form")
     return None
+
+
+#: A container image built on Alpine, musl's best-known distribution: its own repository
+#: (``alpine``, ``alpine:3.19``) or an official image's Alpine variant, whose tag says so
+#: (``python:3.11-alpine``, ``python:3.12-alpine3.20``; Docker Hub's python image page).
+_ALPINE_IMAGE = re.compile(
+    r"(?<![\w./:-])(?P<image>(?:[\w.-]+/)*(?:alpine(?::[\w.-]+)?|[\w.-]+:[\w.-]*alpine[\w.-]*))"
+    r"(?![\w./:-])"
+)
+#: A Dockerfile's ``FROM`` (its image after any ``--platform=``), and a ``docker``/``podman``
+#: ``run`` command line.
+_FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(?P<image>\S+)", re.MULTILINE)
+_RUN = re.compile(
+    r"^[^\n]*?\b(?:docker|podman)(?:[ \t]+container)?[ \t]+run\b(?P<args>[^\n]*)", re.MULTILINE
+)
+#: ``docker run``'s options that take a value as the next word (``--name alpine``, ``-v
+#: vol:/data``; https://docs.docker.com/reference/cli/docker/container/run/): that word is no
+#: image. Its other options are flags (``--rm``, ``-it``) or carry their value after ``=``.
+_RUN_VALUED = frozenset(
+    [
+        "-a",
+        "--attach",
+        "--add-host",
+        "--cap-add",
+        "--cap-drop",
+        "--cgroupns",
+        "--cidfile",
+        "--cpus",
+        "--cpu-shares",
+        "-c",
+        "--cpuset-cpus",
+        "--device",
+        "--dns",
+        "--entrypoint",
+        "-e",
+        "--env",
+        "--env-file",
+        "--expose",
+        "--gpus",
+        "--group-add",
+        "-h",
+        "--hostname",
+        "--ipc",
+        "-l",
+        "--label",
+        "--link",
+        "--log-driver",
+        "--log-opt",
+        "-m",
+        "--memory",
+        "--mount",
+        "--name",
+        "--net",
+        "--network",
+        "--network-alias",
+        "-p",
+        "--publish",
+        "--pid",
+        "--platform",
+        "--pull",
+        "--restart",
+        "--runtime",
+        "--security-opt",
+        "--shm-size",
+        "--stop-signal",
+        "--tmpfs",
+        "-u",
+        "--user",
+        "--ulimit",
+        "-v",
+        "--volume",
+        "--volumes-from",
+        "-w",
+        "--workdir",
+    ]
+)
+
+
+def _run_image(args: str) -> Optional[str]:
+    """The image of a ``docker run`` command's arguments: the first word after its options
+    (and their values), or None."""
+    words = args.split()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if not word.startswith("-"):
+            return word.strip("\"'")
+        i += 2 if word in _RUN_VALUED else 1
+    return None
+
+
+def alpine_image(text: str) -> Optional[str]:
+    """The Alpine-based image ``text`` runs or builds on (a ``FROM`` line's, a ``docker run``
+    line's), where every image it shows so is; None where none is, or another image (a
+    multi-stage build's glibc stage, a second container) is shown beside it."""
+    if "alpine" not in text:
+        return None
+    shown: list[str] = []
+    for found in _FROM.finditer(text):
+        image = _ALPINE_IMAGE.fullmatch(found.group("image"))
+        if image is None:
+            return None
+        shown.append(image.group("image"))
+    for found in _RUN.finditer(text):
+        # The image, not another word of the line (``--name alpine``, a command's argument).
+        run = _run_image(found.group("args"))
+        image = _ALPINE_IMAGE.fullmatch(run) if run is not None else None
+        if image is None:
+            return None
+        shown.append(image.group("image"))
+    return shown[-1] if shown else None

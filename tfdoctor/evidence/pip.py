@@ -236,10 +236,28 @@ def read_first_tag(text: str) -> Optional[CompatibleTag]:
     return None
 
 
+#: uv's example of the tags no wheel matched, the interpreter's own most preferred platform
+#: tag (IncompatibleTag::Platform: "has no wheels with a matching platform tag (e.g.,
+#: `win_amd64`)"; https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-distribution-types/src/prioritized_distribution.rs).
+_UV_PLATFORM_EXAMPLE = re.compile(
+    r"matching\s+platform\s+tag\s+\(e\.g\.,\s+`?(?P<platform>[a-z][\w.]{2,60}?)`?\)"
+)
+#: uv's option that resolves for another platform than the interpreter's (``uv pip install
+#: --python-platform x86_64-unknown-linux-musl``): its example tag is then the target's.
+_UV_TARGET_PLATFORM = re.compile(r"--python-platform\b")
+
+
 def read_first_platform(text: str) -> Optional[str]:
-    """The platform tag of :func:`read_first_tag` (the interpreter's own), or None."""
+    """The platform tag of :func:`read_first_tag` (the interpreter's own), else the one uv
+    gives as the example of the tags no wheel matched, or None (also where the log shows
+    ``--python-platform``: uv's example is then the target's tag, not the machine's)."""
     tag = read_first_tag(text)
-    return tag.platform if tag is not None else None
+    if tag is not None:
+        return tag.platform
+    if "e.g.," not in text or _UV_TARGET_PLATFORM.search(text):
+        return None
+    example = _UV_PLATFORM_EXAMPLE.search(text)
+    return example.group("platform") if example is not None else None
 
 
 # The machine's architecture in its own words: uname -a's machine fields before its operating

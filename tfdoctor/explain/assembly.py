@@ -29,7 +29,11 @@ from tfdoctor.explain.cluster import (
     _unresolved_task_candidate,
 )
 from tfdoctor.explain.common import cite
-from tfdoctor.explain.conda import _conda_path_too_long, _conda_system_unsatisfied
+from tfdoctor.explain.conda import (
+    _conda_cuda_builds_unsolved,
+    _conda_path_too_long,
+    _conda_system_unsatisfied,
+)
 from tfdoctor.explain.containers import (
     _IMAGE_PAIRING_CAUSES,
     _container_candidate,
@@ -1046,6 +1050,7 @@ def explain(
         _typing_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
         _conda_system_unsatisfied(evidence, machine),
+        _conda_cuda_builds_unsolved(evidence, machine),
         _pip_path_too_long(evidence),
         long_path_exception(evidence.tracebacks),
         _project_python_range(evidence),

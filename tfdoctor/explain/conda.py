@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Optional
 
@@ -122,6 +123,81 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
             fix,
         )
     return None
+
+
+#: A conda (mamba, micromamba) command that creates or installs into an environment.
+_CONDA_COMMAND = re.compile(
+    r"^[^\n]{0,80}?\b(?:conda|mamba|micromamba)(?:\.exe)?[ \t]+(?:env[ \t]+)?(?:create|install)\b"
+    r"[^\n]*",
+    re.MULTILINE,
+)
+#: The environment's name or path in such a command (``--name=gpu``, ``-n tf-gpu``,
+#: ``--prefix ./env``): a word there names no package.
+_CONDA_ENV_OPTION = re.compile(r"(?<!\S)(?:--name|--prefix|-n|-p)(?:=|[ \t]+)\S+")
+#: A request for CUDA builds: a build string that names them (``deepmd-kit=2.1.0=*gpu``,
+#: ``"pytorch=*=cuda*"``, conda-forge's way to require a CUDA-enabled build,
+#: https://conda-forge.org/docs/user/cuda/), or a package that stands for the CUDA toolkit the
+#: builds load (cudatoolkit, cuda-version, pytorch-cuda) or for a GPU build (tensorflow-gpu).
+#: The builds of such packages depend on ``__cuda``, the CUDA version conda reads from the
+#: NVIDIA driver of the machine that solves.
+_CONDA_CUDA_SPEC = re.compile(
+    r"=[\w.*]*\b(?:gpu|cuda)[\w.*]*|\b(?:cudatoolkit|cuda-version|pytorch-cuda|tensorflow-gpu)\b"
+)
+#: conda's solver giving up (conda/exceptions.py's UnsatisfiableError, conda-libmamba-solver's
+#: LibMambaUnsatisfiableError; the classic solver's "Found conflicts! Looking for
+#: incompatible packages." before it).
+_CONDA_UNSOLVED = ("UnsatisfiableError", "Found conflicts! Looking for incompatible packages")
+#: The solver's words that already name the conflict: a virtual package (``__glibc==2.17``,
+#: ``__cuda``, ``__osx``; "incompatible with your system" heads conda's list of them) or the
+#: environment's installed Python ("incompatible with the existing python installation").
+_CONDA_NAMED_CONFLICT = re.compile(
+    r"\b__\w+==|(?<!\w)__(?:cuda|glibc|osx|linux|unix|win|archspec)\b"
+    r"|incompatible with your system|incompatible with the existing python installation"
+)
+
+
+def _conda_cuda_request(text: str) -> Optional[str]:
+    """The last conda command before the solver gave up, where it asks for CUDA builds (its
+    environment's name and path left out), or None. An earlier command is another solve."""
+    end = min(i for i in (text.find(w) for w in _CONDA_UNSOLVED) if i >= 0)
+    commands = [c for c in _CONDA_COMMAND.finditer(text) if c.start() < end]
+    if not commands:
+        return None
+    line = commands[-1].group(0).strip()
+    return line if _CONDA_CUDA_SPEC.search(_CONDA_ENV_OPTION.sub(" ", line)) else None
+
+
+def _conda_cuda_builds_unsolved(evidence: Evidence, m: Machine) -> Optional[Finding]:
+    """conda's solver that found no environment for a command asking CUDA builds, where its
+    words never name ``__cuda``: a machine whose driver conda does not read (a login node, an
+    image build, a node without a GPU) has no ``__cuda``, and the classic solver then lists
+    conflicts of other packages instead (conda-forge's CUDA page: the packages install
+    without a GPU where the override declares one). A warning: the conflicts it lists may be
+    the real ones, which ``conda info``'s virtual packages tell apart. Where the words name
+    a virtual package (``__cuda``, ``__glibc``, ``__osx``) or the installed Python, the solver's
+    own reading leads; where they name TensorFlow's Python as the conflict, that one. Only the
+    last conda command before the failure counts: an earlier one is a solve that ended."""
+    text = evidence.first_text
+    if not any(w in text for w in _CONDA_UNSOLVED) or _CONDA_NAMED_CONFLICT.search(text):
+        return None
+    if evidence.conda_conflicts:
+        # The solver named TensorFlow's Python as the conflict: that reading explains it.
+        return None
+    request = _conda_cuda_request(text)
+    if request is None:
+        return None
+    fix = causes.conda.virtual_package_fix("__cuda", "", pixi=False, windows=m.os == "windows")
+    return causes.finding(
+        f"explain.{causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH}",
+        Severity.WARNING,
+        causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH,
+        "conda found no environment for CUDA builds: the solver may not see a CUDA driver (__cuda)",
+        _cite_head(evidence, [request, _CONDA_UNSOLVED[0]])
+        + "\nThe command asks for CUDA builds, which depend on __cuda; conda's conflicts do "
+        "not name it, so the conflicts it lists may be the real ones instead: `conda info` "
+        "lists the virtual packages it sees (no __cuda line: it read no driver).",
+        dataclasses.replace(fix, commands=("conda info", *fix.commands)),
+    )
 
 
 #: conda's check of an extracted package (LinkPathAction.verify in

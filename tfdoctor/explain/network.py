@@ -54,9 +54,11 @@ _DOWNLOAD_URL = re.compile(
     # "Failed to connect to NAME port 443".
     r"|(?:resolve host:|connect to) (?P<curl_host>[\w-]{1,63}(?:\.[\w-]{1,63}){1,8})"
 )
-#: The system's words for a failed connection, as the cited line gives them.
+#: The system's words for a failed connection, as the cited line gives them (Winsock's run to
+#: 180 characters: WSAETIMEDOUT's "A connection attempt failed because ... has failed to
+#: respond").
 _NETWORK_ERROR = re.compile(
-    r"\[(?:Errno|WinError) -?\d+\] [^'\"<>()\n]{1,120}|Connection to [\w.-]{1,253} timed out"
+    r"\[(?:Errno|WinError) -?\d+\] [^'\"<>()\n]{1,200}|Connection to [\w.-]{1,253} timed out"
     r"|Read timed out|urlopen error timed out|libcurl code \d+ meaning '[^'\n]{1,80}'"
 )
 #: OpenSSL's reason for a failed verification, after Python 3.7's colon.
@@ -69,8 +71,12 @@ _NETWORK_ORDER: dict[str, tuple[str, ...]] = {
     "download-name-unresolved": ("no-network", "proxy", "host"),
     "download-name-unknown": ("no-network", "proxy", "host"),
     "download-getaddrinfo-failed": ("no-network", "proxy", "host"),
+    "download-name-no-address": ("no-network", "proxy", "host"),
+    "download-no-route-to-host": ("no-network", "proxy", "host"),
+    "download-winsock-unreachable": ("no-network", "proxy", "host"),
     "download-connection-refused": ("proxy", "host", "no-network"),
     "download-connection-timed-out": ("proxy", "host", "no-network"),
+    "download-winsock-no-response": ("proxy", "host", "no-network"),
     "download-read-timed-out": ("host", "proxy", "no-network"),
     "tf-http-host-unresolved": ("no-network", "proxy", "host"),
     "tf-http-connect-failed": ("proxy", "host", "no-network"),

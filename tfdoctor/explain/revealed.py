@@ -33,7 +33,7 @@ from tfdoctor.evidence.devices import (
     tf_image_release,
     tpu_vm_hostname,
 )
-from tfdoctor.evidence.distro import Distro, read_distro
+from tfdoctor.evidence.distro import Distro, alpine_image, read_distro
 from tfdoctor.evidence.dpkg import dpkg_installed
 from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.gpumemory import read_gpu_memory
@@ -105,7 +105,7 @@ from tfdoctor.signatures import (
 )
 from tfdoctor.version_codes import cudnn_dotted
 from tfdoctor.wheel_index import releases_of
-from tfdoctor.wheel_tags import tag_machines, tag_system
+from tfdoctor.wheel_tags import tag_machines, tag_os, tag_system
 
 
 @record
@@ -354,6 +354,9 @@ class Revealed(Record):
     #: The Linux distribution the log names (os-release's lines, ``lsb_release -a``,
     #: ``hostnamectl``, the issue form's answer): :func:`tfdoctor.evidence.distro.read_distro`.
     distro: Optional[Distro] = None
+    #: The Alpine-based image (musl) the log builds or runs on, where every image it shows is
+    #: one: :func:`tfdoctor.evidence.distro.alpine_image`.
+    alpine_image: Optional[str] = None
     #: The log shows AMD's ROCm stack at work: a ROCm library TensorFlow's loader opened or
     #: missed, or another signature in ROCm's words (tensorflow-rocm's build, not a CUDA one);
     #: not rocminfo's device-node lines (``kfd-node``), which show ROCm's tools on the
@@ -658,6 +661,14 @@ def _system_of(
         # Only what the machine printed says the system (a user's words may name another
         # machine than the one that failed).
         os_hint = Inferred("os", "macos", mac.because)
+    if os_hint is None and evidence.tags_platform:
+        # The interpreter's own platform tag, as its installer reports it (pip debug's first
+        # tag, uv's example): win_* is Windows', macosx_* macOS', linux_* and
+        # manylinux/musllinux Linux's (PEP 425, PEP 600, PEP 656).
+        tag = evidence.tags_platform
+        system = tag_os(tag)
+        if system is not None:
+            os_hint = Inferred("os", system, f"the interpreter's platform tag {tag}")
     if os_hint is None and mac is None:
         # TensorFlow's own images are Ubuntu's (https://www.tensorflow.org/install/docker):
         # a program the log shows started from one runs on Linux.
@@ -924,6 +935,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
+        alpine_image=alpine_image(evidence.first_text),
         rocm_shown=any(
             ROCM_WORDS in h.signature.tags and KFD_NODE not in h.signature.tags
             for h in evidence.hits.values()

@@ -50,7 +50,7 @@ from tfdoctor.signatures import (
     TF_DISTRIBUTION,
 )
 from tfdoctor.wheel_index import python_span, releases_of
-from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name
+from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_machines
 
 
 def _metadata_unsatisfiable(
@@ -461,7 +461,15 @@ def _companion_refused(
         return (
             causes.platform.TF_NO_WHEEL_FOR_PYTHON,
             causes.software.companion_no_wheel_fix(
-                m, companion, (), False, f"=={chosen}", installer_of(hits).finder
+                m,
+                companion,
+                (),
+                False,
+                f"=={chosen}",
+                installer_of(hits).finder,
+                # uv's words of the platform tag (not the Python's ABI tag).
+                platform_only=any(h.signature.id == _UV_RELEASE_PLATFORM for h in hits),
+                manylinux_arch=_manylinux_arch(r.tags_platform or ""),
             ),
         )
     # Without pip's list, the specifier its last line names (a release no index lists).
@@ -603,6 +611,13 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
 
 
+def _manylinux_arch(tag: str) -> str:
+    """The architecture a manylinux platform tag names (``aarch64`` of
+    ``manylinux_2_35_aarch64``), or "" for another tag."""
+    machines = tag_machines(tag) if tag.startswith("manylinux") else ()
+    return machines[0] if len(machines) == 1 else ""
+
+
 def _apple_silicon_refusal(
     m: Machine, r: Revealed, refusal: PipRefusal
 ) -> Optional[tuple[causes.CauseId, Fix]]:
@@ -610,16 +625,17 @@ def _apple_silicon_refusal(
     the log shows to be Apple silicon: the matrix's Pythons of the Linux, Windows and Intel Mac
     wheels say nothing there, since the ``tensorflow`` distribution has macOS arm64 wheels only
     from the first line the matrix gives them (2.13); before it, Apple's tensorflow-macos
-    (:func:`causes.platform.apple_silicon_fix`). None where pip lists releases (an x86-64
-    Python under Rosetta 2 sees the Intel wheels), for a range that admits no such line, or
-    on a Mac not shown to be Apple's."""
+    (:func:`causes.platform.apple_silicon_fix`). None where pip lists releases of lines
+    without arm64 wheels (an x86-64 Python under Rosetta 2 sees the Intel wheels), for a range
+    that admits no such line, or on a Mac not shown to be Apple's. A list of only releases
+    from the first arm64 line on, beside a pin before it, is pip's own word that the Python is
+    arm64: an Intel one would list the pin's Intel wheels too."""
     if (
         m.matrix is None
         or r.mac is None
         or r.mac.value != APPLE
         or r.os not in (None, "macos")
         or normalize_name(refusal.dist) not in ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
-        or refusal.final_versions
     ):
         return None
     arm64 = sorted(
@@ -630,16 +646,34 @@ def _apple_silicon_refusal(
         return None
     first = arm64[0].line
     asked = requested_version(refusal.spec)
+    if refusal.final_versions and (
+        asked is None
+        or version_key(asked)[:2] >= version_key(first)[:2]
+        or any(version_key(v)[:2] < version_key(first)[:2] for v in refusal.final_versions)
+    ):
+        return None
     if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
         return None  # a range of older releases only: _range_refusal reads their Pythons
+    pinned = m.matrix.line_for(asked) if asked is not None else None
+    if (
+        refusal.final_versions
+        and r.python
+        and pinned is not None
+        and not pinned.has_wheels_for(r.python)
+    ):
+        # A list from the first arm64 line on beside a pin for no Python like the one shown
+        # (3.12 beside 2.12.0, 3.8-3.11) is that Python's refusal: the pin's line with one of
+        # its Pythons is the fix, which the Python's reading gives.
+        return None
     pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
     fix = causes.platform.apple_silicon_fix(m, asked, first, pythons, r.python)
     if fix is None:
         return None
-    # pip's empty list of the user's own request says no release at all has a wheel here.
+    # pip's empty list of the user's own request says no release at all has a wheel here;
+    # a list of newer ones, that the pinned release has none.
     return (
         causes.platform.TF_NO_WHEEL_FOR_PYTHON
-        if refusal.shown and not refusal.required_by
+        if refusal.shown and not refusal.required_by and not refusal.final_versions
         else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
     ), fix
 
@@ -755,14 +789,25 @@ def _interpreter_tags(
 ) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip saw no TensorFlow release at all, and the interpreter, as `pip debug`'s tags or
     its banner show it, is one TensorFlow publishes no wheel for: a musl one (musllinux:
-    Alpine), where a glibc-based system is the fix, not another Python; an Android one
-    (PEP 738's android tags), where a glibc distribution under proot-distro is; PyPy or a
-    free-threaded CPython, where CPython's default build is. None for any other (a 32-bit
-    one is the signature pip-tag-32bit's; for the others the list of releases says more)."""
+    Alpine, or an Alpine system or image the log names), where a glibc-based system is the
+    fix, not another Python; an Android one (PEP 738's android tags), where a glibc
+    distribution under proot-distro is; PyPy or a free-threaded CPython, where CPython's
+    default build is. None for any other (a 32-bit one is the signature pip-tag-32bit's; for
+    the others the list of releases says more)."""
     if not _no_release_at_all(r, hits):
         return None
     if (r.tags_platform or "").startswith("musllinux_"):
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
+    if r.distro is not None and "alpine" in r.distro.ids:
+        # Alpine (or a system like it: postmarketOS' ID_LIKE) named by its os-release, its
+        # lsb_release or hostnamectl row: musl's.
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix(r.distro.name)
+    if r.alpine_image is not None and r.os in (None, "linux"):
+        # An Alpine container beside a log of another system (PowerShell's prompt, a Mac)
+        # is a second machine: the interpreter that failed is the host's.
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix(
+            f"the {r.alpine_image} image"
+        )
     if (r.tags_platform or "").startswith("android_"):
         # PEP 738's tags of CPython on Android (android_24_arm64_v8a): Bionic, not glibc; the
         # ABI after the API level.
@@ -1153,6 +1198,8 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 #: uv's refusal of every release for the interpreter's platform tags (not its Python's).
 _UV_PLATFORM_TAG = "uv-no-platform-tag-any-release"
+#: The same of the one release uv chose.
+_UV_RELEASE_PLATFORM = "uv-no-platform-tag"
 # uv's platform hint under it (uv-distribution-types): "Wheels are available for `X` (v1) on
 # the following platform(s): `manylinux_2_17_x86_64`, ..." (its Python hints are evidence:
 # evidence.pip's read_abi_hints, read in _no_wheel).
@@ -1167,6 +1214,9 @@ def _platform_refusal(r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
     if not words or r.pip_refusals:
         return None
     dist = normalize_name(next((g["dist"] for h in words for g in h.groups if g.get("dist")), ""))
+    if dist in TF_DISTRIBUTIONS and (r.tags_platform or "").startswith("musllinux_"):
+        # uv's example tag is a musl interpreter's (PEP 656): no TensorFlow build runs on musl.
+        return causes.platform.musl_fix()
     hint = next((x for x in r.platform_hints if x.dist == dist), None)
     return causes.platform.platform_tag_fix(
         dist, hint.version if hint else None, hint.platforms if hint else ()
