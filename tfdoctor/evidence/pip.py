@@ -244,7 +244,7 @@ _UV_PLATFORM_EXAMPLE = re.compile(
 )
 #: uv's option that resolves for another platform than the interpreter's (``uv pip install
 #: --python-platform x86_64-unknown-linux-musl``): its example tag is then the target's.
-_UV_TARGET_PLATFORM = re.compile(r"--python-platform\b")
+_UV_TARGET_PLATFORM = "--python-platform"
 
 
 def read_first_platform(text: str) -> Optional[str]:
@@ -254,7 +254,7 @@ def read_first_platform(text: str) -> Optional[str]:
     tag = read_first_tag(text)
     if tag is not None:
         return tag.platform
-    if "e.g.," not in text or _UV_TARGET_PLATFORM.search(text):
+    if "e.g.," not in text or _UV_TARGET_PLATFORM in text:
         return None
     example = _UV_PLATFORM_EXAMPLE.search(text)
     return example.group("platform") if example is not None else None
