@@ -234,14 +234,28 @@ def test_a_package_s_tensorflow_pin_is_not_read_as_the_installed_tensorflow(
 # --- Apple silicon shown by uname's machine --------------------------------------------------
 
 
-def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package() -> None:
-    text = (
-        "$ pip install tensorflow==2.11.0\n"
-        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.11.0 "
-        "(from versions: none)\n"
-        "ERROR: No matching distribution found for tensorflow==2.11.0\n"
-        "$ uname -s\nDarwin\n$ uname -m\narm64\n"
+#: What a Mac printed of itself: platform.platform()'s arm64 (Apple silicon).
+_ARM64_PLATFORM = (
+    "$ python3 -c 'import platform; print(platform.platform())'\nmacOS-13.4-arm64-arm-64bit\n"
+)
+#: An Apple M1 whose python3 is CPython 3.12.
+_M1_PYTHON_312 = (
+    "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n$ python3 --version\nPython 3.12.4\n"
+)
+
+
+def _mac_pin(pin: str, listed: str, shown: str = _ARM64_PLATFORM) -> str:
+    """pip's refusal of ``tensorflow==pin`` with ``listed`` releases after ``shown``."""
+    return (
+        shown + f"$ pip install tensorflow=={pin}\n"
+        f"ERROR: Could not find a version that satisfies the requirement tensorflow=={pin} "
+        f"(from versions: {listed})\n"
+        f"ERROR: No matching distribution found for tensorflow=={pin}\n"
     )
+
+
+def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package() -> None:
+    text = _mac_pin("2.11.0", "none", "$ uname -s\nDarwin\n$ uname -m\narm64\n")
     top = top_error(explained(text))
     assert top.cause == "tf-no-wheel-for-python"
     fix = fix_text(top)
@@ -249,24 +263,9 @@ def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package(
     assert "tensorflow-macos==2.11.0" in fix
 
 
-def _mac_pin(pin: str, listed: str) -> str:
-    return (
-        "$ python3 -c 'import platform; print(platform.platform())'\n"
-        "macOS-13.4-arm64-arm-64bit\n"
-        f"$ pip install tensorflow=={pin}\n"
-        f"ERROR: Could not find a version that satisfies the requirement tensorflow=={pin} "
-        f"(from versions: {listed})\n"
-        f"ERROR: No matching distribution found for tensorflow=={pin}\n"
-    )
-
-
-@pytest.mark.parametrize(
-    ("pin", "apple"),
-    [("2.11.0", "2.11.0"), ("2.9.2", "2.9.2")],
-    ids=["apples-2.11", "apples-2.9"],
-)
+@pytest.mark.parametrize("pin", ["2.11.0", "2.9.2"], ids=["apples-2.11", "apples-2.9"])
 def test_a_pin_before_the_arm64_wheels_beside_only_their_releases_is_apples_package(
-    pin: str, apple: str
+    pin: str,
 ) -> None:
     # pip lists only releases with macOS arm64 wheels: the Python is arm64 (an Intel one would
     # list the pin's Intel wheels too), so no Python makes the pin install here.
@@ -274,32 +273,20 @@ def test_a_pin_before_the_arm64_wheels_beside_only_their_releases_is_apples_pack
     top = top_error(explained(text))
     assert top.cause == "tf-release-not-for-python"
     fix = fix_text(top)
-    assert f"tensorflow-macos=={apple}" in fix and "2.13 or later" in fix
+    assert f"tensorflow-macos=={pin}" in fix and "2.13 or later" in fix
     assert "with Python 3.10" not in fix
 
 
 def test_a_pin_for_other_pythons_than_the_one_shown_is_told_one_of_its_pythons() -> None:
     # 2.12.0's wheels are for Python 3.8 to 3.11: Python 3.12's list is that Python's refusal.
-    text = (
-        "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n"
-        "$ python3 --version\nPython 3.12.4\n"
-        "$ pip install tensorflow==2.12.0\n"
-        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
-        "(from versions: 2.16.0rc0, 2.16.1, 2.16.2)\n"
-    )
+    text = _mac_pin("2.12.0", "2.16.0rc0, 2.16.1, 2.16.2", _M1_PYTHON_312)
     fix = fix_text(top_error(explained(text)))
     assert "with Python 3.11" in fix and "tensorflow-macos==2.12.0" not in fix
 
 
 def test_apples_package_for_other_pythons_than_the_one_shown_is_told_in_one_of_its_own() -> None:
     # Apple's tensorflow-macos 2.12.0 has wheels for Python 3.8 to 3.11 only.
-    text = (
-        "$ sysctl -n machdep.cpu.brand_string\nApple M1 Pro\n"
-        "$ python3 --version\nPython 3.12.4\n"
-        "$ pip install tensorflow==2.12.0\n"
-        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
-        "(from versions: none)\n"
-    )
+    text = _mac_pin("2.12.0", "none", _M1_PYTHON_312)
     top = top_error(explained(text))
     fix = fix_text(top)
     assert "tensorflow-macos==2.12.0 with Python 3.11" in fix
