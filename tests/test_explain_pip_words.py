@@ -272,7 +272,7 @@ def test_an_alpine_system_pip_lists_no_tensorflow_for_is_told_a_glibc_system(
         "(from versions: 2.15.0, 2.16.1)\n",
         # Alpine in prose only.
         "I moved off alpine last year.\n" + _NO_TENSORFLOW,
-        # A helper Alpine container on a Windows host; pip ran in PowerShell, on Windows.
+        # A side Alpine container on a Windows host; pip ran in PowerShell, on Windows.
         "PS C:\\Users\\me> docker run --rm -v myvol:/data alpine ls /data\nfile.txt\n"
         "PS C:\\Users\\me> python --version\nPython 3.13.1\n"
         "PS C:\\Users\\me> pip install tensorflow\n" + _NO_TENSORFLOW,
@@ -284,7 +284,7 @@ def test_an_alpine_system_pip_lists_no_tensorflow_for_is_told_a_glibc_system(
         "multi-stage-glibc-last",
         "releases-listed",
         "prose",
-        "helper-container-on-windows",
+        "side-container-on-windows",
         "container-named-alpine",
     ],
 )

@@ -64,7 +64,7 @@ PATTERN_PARTS: Mapping[str, str] = {
     # CuPy's out-of-memory words: the evidence layer reads the same ones as its GPU work.
     "{{cupy_out_of_memory}}": "(?:" + CUPY_OUT_OF_MEMORY_WORDS + ")",
     # TensorFlow's pre-release suffixes a printed version carries: the evidence layer reads
-    # the same kinds in a session's echo.
+    # the same kinds in an interpreter's echo.
     "{{tf_suffix}}": TF_PRINTED_SUFFIX,
 }
 
