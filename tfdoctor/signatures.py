@@ -51,6 +51,16 @@ TF_DISTRIBUTION = (
     r"(?:tensorflow(?:[-_][a-z]+)*|tf[-_][a-z]+(?:[-_][a-z]+)*|tflite[-_][a-z]+(?:[-_][a-z]+)*"
     r"|ai[-_]edge[-_]litert|keras(?:[-_][a-z]+)*|pycoral)"
 )
+#: A line of a failed download from the internet, up to the system's error: Keras' get_file,
+#: urllib's URLError, urllib3 under requests and pip; not where the line names a proxy, this
+#: machine's own address or a host on its local network (signatures.yaml's download-* rows).
+_INTERNET_DOWNLOAD = (
+    r"^(?![^\n]*(?:[Pp]roxy|localhost|host='[\w-]{1,63}'|Failed to resolve '[\w-]{1,63}'"
+    r"|://[\w-]{1,63}[:/]|host\.docker\.internal"
+    r"|(?:host='|://)(?:10|192\.168|172\.(?:1[6-9]|2\d|3[01]))\.|127\.0\.0\.1|0\.0\.0\.0))"
+    r"[^\n]*?(?:URL fetch failure on|urlopen error|Errno socket error|Max retries exceeded"
+    r"|NewConnectionError|NameResolutionError|Retrying \(Retry\()[^\n]{0,400}?"
+)
 #: Named parts a pattern writes as ``{{name}}``, expanded at load.
 PATTERN_PARTS: Mapping[str, str] = {
     "{{tf_wheel}}": "(?:" + "|".join(TF_WHEEL_PREFIXES) + ")",
@@ -66,6 +76,7 @@ PATTERN_PARTS: Mapping[str, str] = {
     # TensorFlow's pre-release suffixes a printed version carries: the evidence layer reads
     # the same kinds in an interpreter's echo.
     "{{tf_suffix}}": TF_PRINTED_SUFFIX,
+    "{{internet_download}}": _INTERNET_DOWNLOAD,
 }
 
 
