@@ -346,6 +346,15 @@ def test_cuda_builds_the_solver_gave_up_on_may_lack_the_driver(command: str) -> 
         assert "$env:CONDA_OVERRIDE_CUDA" in fix and "export" not in fix
 
 
+def test_a_solve_cut_before_its_unsatisfiable_error_cites_the_solver_s_conflicts_line() -> None:
+    command = "conda install -c anaconda tensorflow-gpu=2.4.1 cudatoolkit=11.0"
+    cut = _UNSOLVED.split("failed\n", 1)[0]
+    found = [x for x in explained(command + "\n" + cut).findings if x.cause == _VIRTUAL]
+    assert len(found) == 1
+    assert command in found[0].detail
+    assert "Found conflicts! Looking for incompatible packages." in found[0].detail
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -186,13 +186,16 @@ def _conda_cuda_builds_unsolved(evidence: Evidence, m: Machine) -> Optional[Find
     request = _conda_cuda_request(text)
     if request is None:
         return None
+    # The solver's own words as the log holds them (one cut before UnsatisfiableError keeps
+    # only the classic solver's "Found conflicts!").
+    gave_up = next(w for w in _CONDA_UNSOLVED if w in text)
     fix = causes.conda.virtual_package_fix("__cuda", "", pixi=False, windows=m.os == "windows")
     return causes.finding(
         f"explain.{causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH}",
         Severity.WARNING,
         causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH,
         "conda found no environment for CUDA builds: the solver may not see a CUDA driver (__cuda)",
-        _cite_head(evidence, [request, _CONDA_UNSOLVED[0]])
+        _cite_head(evidence, [request, gave_up])
         + "\nThe command asks for CUDA builds, which depend on __cuda; conda's conflicts do "
         "not name it, so the conflicts it lists may be the real ones instead: `conda info` "
         "lists the virtual packages it sees (no __cuda line: it read no driver).",
