@@ -702,18 +702,15 @@ def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]
 
 
 def _before_tf2_served(m: Machine, tf_line: str) -> bool:
-    """Whether a TensorFlow before ``tf_line`` can have run: the log shows no Python, or one
-    some release before it published wheels for (the matrix's lines and its earlier releases'
-    rows: TensorFlow 1.x had none for 3.8 on, and Python 2.7's up to 1.15.0)."""
+    """Whether a TensorFlow of the major before ``tf_line``'s (1.x before 2.0) can have run:
+    the log shows no Python, or one such a release published wheels for, as the matrix says
+    (:meth:`tfdoctor.matrix.Matrix.newest_release_with_wheels`: TensorFlow 1.x had none for
+    3.8 on, and Python 2.7's up to 1.15.0)."""
     python = m.python_version
     if python is None or m.matrix is None:
         return True
-    before = version_key(tf_line)
-    minor = ".".join(python.split(".")[:2])
-    return any(x.key < before and x.has_wheels_for(python) for x in m.matrix.lines) or any(
-        version_key(r.release) < before and any(minor in ps for ps in r.python.values())
-        for r in m.matrix.early_releases
-    )
+    major = str(version_key(tf_line)[0] - 1)
+    return m.matrix.newest_release_with_wheels(python, within=major) is not None
 
 
 def metric_name_finding(
