@@ -671,7 +671,7 @@ def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]
     else:
         asked = (
             {(bool(x["sval"] or x["nval"]), x["saved"] or x["none"]) for x in _ASKED.finditer(text)}
-            if "available" in text or ": None" in text
+            if "Can save best model only with" in text or ": None" in text
             else set()
         )
         asked |= {
