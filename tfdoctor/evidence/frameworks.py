@@ -90,6 +90,9 @@ CUPY_OUT_OF_MEMORY_WORDS: Final = (
     r"|CUDARuntimeError: cudaErrorMemoryAllocation: out of memory"
 )
 _CUPY_ON_GPU = re.compile(CUPY_OUT_OF_MEMORY_WORDS)
+#: Words every match of :data:`CUPY_OUT_OF_MEMORY_WORDS` holds: the pattern runs only on a log
+#: with one of them (read_gpu_frameworks reads every log).
+_CUPY_GATE: Final = ("Out of memory allocating", "cudaErrorMemoryAllocation")
 
 
 def read_frameworks(text: str) -> tuple[str, ...]:
@@ -110,6 +113,6 @@ def read_gpu_frameworks(text: str) -> tuple[str, ...]:
     if _JAX_ON_GPU.search(text):
         # Each of these words is jaxlib's own: no import needs to show beside it.
         out.append("JAX")
-    if _CUPY_ON_GPU.search(text):
+    if any(word in text for word in _CUPY_GATE) and _CUPY_ON_GPU.search(text):
         out.append("CuPy")
     return tuple(out)

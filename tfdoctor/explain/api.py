@@ -294,16 +294,15 @@ _SHAPE_VALUE = re.compile(
 )
 #: A TensorFlow module's name used on the source line (``tf.shape``, ``tensorflow.keras``).
 _TF_ON_LINE = re.compile(r"(?<![\w.])(?:tf|tensorflow)\.\w")
-#: The installed packages whose frames show TensorFlow at work.
-_TF_AT_WORK: Final = ("tensorflow", "tensorflow_core", "tf_keras", "keras")
 
 
 def _tensorflow_at_work(tb: Traceback, code: str, tf_version: Optional[str]) -> bool:
     """Whether the log shows TensorFlow running the code: a TensorFlow release shown, a
-    frame of TensorFlow's (or Keras') installed files, or a TensorFlow name on the line."""
+    frame of TensorFlow's (or Keras') installed files (:data:`_RELEASE_ROOTS`), or a
+    TensorFlow name on the line."""
     return (
         tf_version is not None
-        or any(installed_package(f.path) in _TF_AT_WORK for f in tb.frames)
+        or any(installed_package(f.path) in _RELEASE_ROOTS for f in tb.frames)
         or _TF_ON_LINE.search(code) is not None
     )
 

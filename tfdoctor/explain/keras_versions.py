@@ -671,7 +671,7 @@ def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]
     else:
         asked = (
             {(bool(x["sval"] or x["nval"]), x["saved"] or x["none"]) for x in _ASKED.finditer(text)}
-            if "available" in text or ": None" in text
+            if "Can save best model only with" in text or ": None" in text
             else set()
         )
         asked |= {
@@ -702,17 +702,28 @@ def _mismatch(text: str, tracebacks: Sequence[Traceback]) -> Optional[_Mismatch]
 
 
 def _before_tf2_served(m: Machine, tf_line: str) -> bool:
-    """Whether a TensorFlow before ``tf_line`` can have run: the log shows no Python, or one
-    some release before it published wheels for (the matrix's lines and its earlier releases'
-    rows: TensorFlow 1.x had none for 3.8 on, and Python 2.7's up to 1.15.0)."""
+    """Whether a TensorFlow of the major before ``tf_line``'s (1.x before 2.0) can have run:
+    the log shows no Python, or one such a release published wheels for, as the matrix says
+    (:meth:`tfdoctor.matrix.Matrix.newest_release_with_wheels`: TensorFlow 1.x had none for
+    3.8 on, and Python 2.7's up to 1.15.0)."""
     python = m.python_version
     if python is None or m.matrix is None:
         return True
-    before = version_key(tf_line)
-    minor = ".".join(python.split(".")[:2])
-    return any(x.key < before and x.has_wheels_for(python) for x in m.matrix.lines) or any(
-        version_key(r.release) < before and any(minor in ps for ps in r.python.values())
-        for r in m.matrix.early_releases
+    major = str(version_key(tf_line)[0] - 1)
+    return m.matrix.newest_release_with_wheels(python, within=major) is not None
+
+
+def _metric_finding(cause: causes.CauseId, summary: str, detail: str, fix: str) -> Finding:
+    """A warning of :func:`metric_name_finding`'s: its cause, its words and its fix's, with
+    the sources of data/keras_api.yaml's metric-name releases."""
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        summary,
+        detail,
+        Fix(fix, ()),
+        keras_api().metric_names_links,
     )
 
 
@@ -734,9 +745,7 @@ def metric_name_finding(
     table = keras_api()
     keras, tf_line = table.metric_names_kept_in, table.tf_metric_names_kept_in
     if found.logged == "accuracy":
-        return causes.finding(
-            f"explain.{causes.code.API_DEFAULT_CHANGED}",
-            Severity.WARNING,
+        return _metric_finding(
             causes.code.API_DEFAULT_CHANGED,
             "The code reads the accuracy as 'acc': the installed Keras logs it as 'accuracy', "
             "the name given to compile",
@@ -744,13 +753,9 @@ def metric_name_finding(
             f"behaviour) and Keras before {keras} logged metrics=['accuracy'] as acc and "
             f"val_acc; tf.keras from TensorFlow {tf_line} and Keras {keras} on log the name "
             "given to compile: the code was written for the earlier releases.",
-            Fix(
-                "Read the accuracy as the installed Keras logs it (logs.get('accuracy'), "
-                "history.history['val_accuracy'], monitor='val_accuracy'), or compile with "
-                "metrics=['acc'] so that it is logged as acc and val_acc.",
-                (),
-            ),
-            table.metric_names_links,
+            "Read the accuracy as the installed Keras logs it (logs.get('accuracy'), "
+            "history.history['val_accuracy'], monitor='val_accuracy'), or compile with "
+            "metrics=['acc'] so that it is logged as acc and val_acc.",
         )
     read = (
         "Read the name this run logs in the code (logs.get('acc'), history.history['val_acc'], "
@@ -770,28 +775,22 @@ def metric_name_finding(
             "or later"
         )
         if version is not None:
-            return causes.finding(
-                f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
-                Severity.WARNING,
+            return _metric_finding(
                 causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
                 f"keras {version} logs the accuracy as 'acc': the code reads 'accuracy', the "
                 f"name keras {keras} and later log it under",
                 f"{found.shown} The log shows multi-backend Keras ('Using TensorFlow "
                 f"backend.') {version}: {older} and val_acc; {keras} logs the name given to "
                 "compile: the code was written for that release or tf.keras.",
-                Fix(f"{read}, {upgrade}.", ()),
-                table.metric_names_links,
+                f"{read}, {upgrade}.",
             )
-        return causes.finding(
-            f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
-            Severity.WARNING,
+        return _metric_finding(
             causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
             "This run logs the accuracy as 'acc', the code reads 'accuracy': a keras older than "
             "the code, or the code's compile",
             f"{found.shown} The log shows multi-backend Keras ('Using TensorFlow backend.'), "
             f"not which release: {older}, and every release logs metrics=['acc'] as acc.",
-            Fix(f"{read}, {upgrade}, or {as_given}.", ()),
-            table.metric_names_links,
+            f"{read}, {upgrade}, or {as_given}.",
         )
     older = f"tf.keras before TensorFlow {tf_line} logs metrics=['accuracy'] as acc"
     upgrade = (
@@ -805,16 +804,13 @@ def metric_name_finding(
     )
     shown_tf = m.tf.version if m.tf is not None else None
     if shown_tf is not None and version_key(shown_tf) < version_key(tf_line):
-        return causes.finding(
-            f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
-            Severity.WARNING,
+        return _metric_finding(
             causes.code.TF_TOO_OLD_FOR_CODE,
             f"TensorFlow {shown_tf} logs the accuracy as 'acc': the code reads 'accuracy', the "
             f"name TensorFlow {tf_line} and later log it under",
             f"{found.shown} {older} and val_acc; tf.keras from TensorFlow {tf_line} (and Keras "
             f"{keras}) logs the name given to compile: the code was written for those.",
-            Fix(f"{read}, {upgrade}.", ()),
-            table.metric_names_links,
+            f"{read}, {upgrade}.",
         )
     if shown_tf is not None or not _before_tf2_served(m, tf_line):
         ran = (
@@ -823,24 +819,18 @@ def metric_name_finding(
             else f"a TensorFlow {tf_line} or later (the log's Python {m.python_version} has no "
             "earlier wheels)"
         )
-        return causes.finding(
-            f"explain.{causes.code.API_DEFAULT_CHANGED}",
-            Severity.WARNING,
+        return _metric_finding(
             causes.code.API_DEFAULT_CHANGED,
             "This run logs the accuracy as 'acc', the code reads 'accuracy': the code turns "
             "TensorFlow 2 behaviour off or compiles with metrics=['acc']",
             f"{found.shown} The log shows {ran}, which logs the name given to compile: "
             f"{behaviour}.",
-            Fix(f"{read}, or {v2_off}, or {as_given}.", ()),
-            table.metric_names_links,
+            f"{read}, or {v2_off}, or {as_given}.",
         )
-    return causes.finding(
-        f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
-        Severity.WARNING,
+    return _metric_finding(
         causes.code.TF_TOO_OLD_FOR_CODE,
         "This run logs the accuracy as 'acc', the code reads 'accuracy': a TensorFlow older "
         "than the code, or the code's compile or TensorFlow 1 behaviour",
         f"{found.shown} The log does not show which TensorFlow ran: {older}; {behaviour}.",
-        Fix(f"{read}, {upgrade}, or {v2_off}, or {as_given}.", ()),
-        table.metric_names_links,
+        f"{read}, {upgrade}, or {v2_off}, or {as_given}.",
     )

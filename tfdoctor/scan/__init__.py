@@ -265,7 +265,7 @@ class Judge:
         rules = self._name_rules(use, tf1_code)
         if rules:
             return [self._verdict(rule, use.name) for rule in rules]
-        verdict = self._star(use) if use.kind == "star" else self._listing(use.name)
+        verdict = self._star(use) if use.kind == "star" else self.listed(use.name)
         return [verdict] if verdict is not None else []
 
     def _name_rules(self, use: Use, tf1_code: bool = False) -> list[Rule]:
@@ -312,14 +312,11 @@ class Judge:
         rest = use.name[3:]
         if not newest.has(f"tf.compat.v1.{rest}") or newest.has(use.name):
             return None
-        return self._listing(use.name)
+        return self.listed(use.name)
 
     def listed(self, name: str) -> Optional[Verdict]:
-        """The API listing's verdict on ``name`` alone, whatever rule names it."""
-        return self._listing(name)
-
-    def _listing(self, name: str) -> Optional[Verdict]:
-        """The verdict of the API listing: the name is missing from the target."""
+        """The verdict of the API listing alone, whatever rule names ``name``: the name is
+        missing from the target."""
         newest = self.newest
         if newest is None:
             return None
