@@ -3637,18 +3637,17 @@ def stale_build_fix(
     m: Machine,
     name: str,
     version: str,
-    stale: tuple[str, str],
+    fixed_in: str,
     installer: str,
     asked: tuple[str, str, str] = ("", "", ""),
 ) -> Fix:
-    """``name`` ``version``, a release before ``fixed_in`` whose build script ``tool`` breaks
-    (``stale``: ``(fixed_in, tool)``): the requirement that asked for it raised (asked for
+    """``name`` ``version``, a release before ``fixed_in`` whose build script the current
+    build tools break: the requirement that asked for it raised (asked for
     beside its requirer, the resolver chooses a release of the requirer that admits
     ``fixed_in`` or names the one that refuses it); with pip, else the old release built with
     the tools of its time outside build isolation. ``asked``: the range pip collected it under,
     the distribution whose requirement that was and the release of it pip chose (empty where
     the log shows none)."""
-    fixed_in, _ = stale
     spec, requirer, release = asked
     words = RESOLVER_NAMES.get(installer, installer)
     wanted = f"{name}>={fixed_in}"

@@ -1034,7 +1034,7 @@ def _stale_build_script(
             m,
             build.dist,
             build.version,
-            (stale.fixed_in, stale.tool),
+            stale.fixed_in,
             build.installer,
             (build.spec, build.required_by, build.requirer_release),
         ),
