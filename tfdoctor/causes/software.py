@@ -1131,11 +1131,10 @@ def library_release_fix(
         # folder its files lie in, which the last command looks for, is the import name
         # (keras_contrib/): an import name has no hyphen (Python's grammar), so the
         # underscores come back, but not its case (GraphKit/), which the look-up folds.
-        nested = module is not None and "." in module
-        folder = module if module is not None and nested else dist.replace("-", "_")
+        folder = module or dist.replace("-", "_")
         asked = (
             "the last command prints it"
-            if nested
+            if module
             else f"pip show {dist} shows it where it has that name; the last command prints "
             "it whatever its name"
         )
@@ -1146,7 +1145,7 @@ def library_release_fix(
             "for; where it is your own code installed into site-packages, update its imports "
             "and reinstall it.",
             (
-                *m.pip(f"show {'' if nested else f'{dist} '}tensorflow keras"),
+                *m.pip(f"show {'' if module else f'{dist} '}tensorflow keras"),
                 owner_of_package_command(folder, folded=True),
             ),
         )
