@@ -1402,7 +1402,9 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
         if "GIT_VERSION" in text:
             for m in _TEMPLATE_ECHO.finditer(text):
                 out.setdefault("tensorflow", _echoed_release(text, m))
-        if "__version__" not in text and "VERSION" not in text:
+        # Each echo names __version__ or TensorFlow's own constant (tf.VERSION,
+        # tf.version.VERSION): "VERSION" alone is in most logs (CUDA_VERSION, GIT_VERSION).
+        if "__version__" not in text and ".VERSION" not in text:
             continue
         for m in sorted((*_ECHO.finditer(text), *_shell_echoes(text)), key=lambda m: m.start()):
             # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
