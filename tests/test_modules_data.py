@@ -171,4 +171,5 @@ def test_the_namespace_roots_are_the_top_folders_of_the_namespaces_table() -> No
     table = modules()
     assert {"google.cloud", "nvidia"} <= table.namespaces
     assert {"google", "nvidia"} <= table.namespace_roots
+    # google.cloud, a namespace below google, gives the roots only its top folder.
     assert "google.cloud" not in table.namespace_roots

@@ -1131,11 +1131,10 @@ def library_release_fix(
         # folder its files lie in, which the last command looks for, is the import name
         # (keras_contrib/): an import name has no hyphen (Python's grammar), so the
         # underscores come back, but not its case (GraphKit/), which the look-up folds.
-        nested = module is not None and "." in module
-        folder = module if module is not None and nested else dist.replace("-", "_")
+        folder = module or dist.replace("-", "_")
         asked = (
             "the last command prints it"
-            if nested
+            if module
             else f"pip show {dist} shows it where it has that name; the last command prints "
             "it whatever its name"
         )
@@ -1146,7 +1145,7 @@ def library_release_fix(
             "for; where it is your own code installed into site-packages, update its imports "
             "and reinstall it.",
             (
-                *m.pip(f"show {'' if nested else f'{dist} '}tensorflow keras"),
+                *m.pip(f"show {'' if module else f'{dist} '}tensorflow keras"),
                 owner_of_package_command(folder, folded=True),
             ),
         )
@@ -3637,18 +3636,17 @@ def stale_build_fix(
     m: Machine,
     name: str,
     version: str,
-    stale: tuple[str, str],
+    fixed_in: str,
     installer: str,
     asked: tuple[str, str, str] = ("", "", ""),
 ) -> Fix:
-    """``name`` ``version``, a release before ``fixed_in`` whose build script ``tool`` breaks
-    (``stale``: ``(fixed_in, tool)``): the requirement that asked for it raised (asked for
+    """``name`` ``version``, a release before ``fixed_in`` whose build script the current
+    build tools break: the requirement that asked for it raised (asked for
     beside its requirer, the resolver chooses a release of the requirer that admits
     ``fixed_in`` or names the one that refuses it); with pip, else the old release built with
     the tools of its time outside build isolation. ``asked``: the range pip collected it under,
     the distribution whose requirement that was and the release of it pip chose (empty where
     the log shows none)."""
-    fixed_in, _ = stale
     spec, requirer, release = asked
     words = RESOLVER_NAMES.get(installer, installer)
     wanted = f"{name}>={fixed_in}"

@@ -387,17 +387,17 @@ def _lines_with(text: str, word: str) -> Iterator[str]:
 def _pkg_resources(text: str) -> list[Conflict]:
     """The requirements pkg_resources found broken, one conflict per requirer it names (its
     version is not printed). One on TensorFlow itself missing is no companion's: left out."""
-    found: list[tuple[re.Match[str], list[str], str, str]] = []
+    # Each match with its requirers, its kind, the release installed and whether it was raised.
+    found: list[tuple[re.Match[str], list[str], str, str, bool]] = []
     for line in _lines_with(text, "Requirement.parse("):
         for m in _PKG_RESOURCES_CONFLICT.finditer(line):
-            found.append((m, re.findall(r"'([^']+)'", m["requirers"]), "installed", m["have"]))
-    raised: set[int] = set()
+            requirers = re.findall(r"'([^']+)'", m["requirers"])
+            found.append((m, requirers, "installed", m["have"], False))
     for line in _lines_with(text, "distribution was not found"):
+        raised = _NOT_FOUND_RAISED.match(line) is not None
         for m in _PKG_RESOURCES_MISSING.finditer(line):
             if normalize_name(m["target"]) not in TF_DISTRIBUTIONS:
-                if _NOT_FOUND_RAISED.match(line):
-                    raised.add(len(found))
-                found.append((m, m["requirers"].split(", "), "missing", ""))
+                found.append((m, m["requirers"].split(", "), "missing", "", raised))
     return [
         Conflict(
             normalize_name(requirer),
@@ -407,9 +407,9 @@ def _pkg_resources(text: str) -> list[Conflict]:
             kind,
             have,
             source="pkg_resources",
-            raised=i in raised,
+            raised=raised,
         )
-        for i, (m, requirers, kind, have) in enumerate(found[:MAX_CONFLICTS])
+        for m, requirers, kind, have, raised in found[:MAX_CONFLICTS]
         for requirer in requirers[:_PKG_RESOURCES_REQUIRERS]
     ]
 
@@ -1402,7 +1402,9 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
         if "GIT_VERSION" in text:
             for m in _TEMPLATE_ECHO.finditer(text):
                 out.setdefault("tensorflow", _echoed_release(text, m))
-        if "__version__" not in text and "VERSION" not in text:
+        # Each echo names __version__ or TensorFlow's own constant (tf.VERSION,
+        # tf.version.VERSION): "VERSION" alone is in most logs (CUDA_VERSION, GIT_VERSION).
+        if "__version__" not in text and ".VERSION" not in text:
             continue
         for m in sorted((*_ECHO.finditer(text), *_shell_echoes(text)), key=lambda m: m.start()):
             # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.

@@ -1034,7 +1034,7 @@ def _stale_build_script(
             m,
             build.dist,
             build.version,
-            (stale.fixed_in, stale.tool),
+            stale.fixed_in,
             build.installer,
             (build.spec, build.required_by, build.requirer_release),
         ),
@@ -1489,7 +1489,14 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
 
 def _names_target(c: Conflict, tracebacks: Sequence[Traceback]) -> bool:
     """Whether an exception names an import package of ``c``'s missing target."""
-    names = {c.target.replace("-", "_"), *modules().modules_of(c.target)}
+    return _exception_names(
+        tracebacks, {c.target.replace("-", "_"), *modules().modules_of(c.target)}
+    )
+
+
+def _exception_names(tracebacks: Sequence[Traceback], names: set[str]) -> bool:
+    """Whether an exception names one of the import packages ``names`` (``No module named
+    'gast'``)."""
     said = re.compile(rf"(?<![\w.]){'|'.join(map(re.escape, sorted(names)))}(?![\w])")
     return any(said.search(f"{tb.type}: {tb.message}") for tb in tracebacks)
 
@@ -1502,10 +1509,8 @@ def _goes_through(c: Conflict, tracebacks: Sequence[Traceback], named: bool = Fa
     # (numba, llvmlite), as most distributions name their package.
     names = {d.replace("-", "_") for d in (c.requirer, c.target)}
     names |= {*table.modules_of(c.requirer), *table.modules_of(c.target)}
-    if named:
-        said = re.compile(rf"(?<![\w.]){'|'.join(map(re.escape, sorted(names)))}(?![\w])")
-        if any(said.search(f"{tb.type}: {tb.message}") for tb in tracebacks):
-            return True
+    if named and _exception_names(tracebacks, names):
+        return True
     return any(installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames)
 
 
