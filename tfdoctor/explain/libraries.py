@@ -1267,10 +1267,11 @@ _TENSORRT_ELSEWHERE = re.compile(
 )
 
 
-def _tensorrt_elsewhere(text: str, major: int) -> bool:
+def _tensorrt_elsewhere(text: str, major: int, packages: Sequence[tuple[str, str]]) -> bool:
     """Whether ``text`` shows TensorRT of ``major`` installed other than as a libnvinferN
-    Debian package (:data:`_TENSORRT_ELSEWHERE`), or a ``tensorrt_libs`` folder of pip's
-    wheel at all (its major unshown)."""
+    Debian package (:data:`_TENSORRT_ELSEWHERE`, or the development package among the
+    ``packages`` listed installed), or a ``tensorrt_libs`` folder of pip's wheel at all (its
+    major unshown)."""
     if "tensorrt_libs" in text and "tensorrt_libs/libnvinfer.so." not in text:
         return True
     for m in _TENSORRT_ELSEWHERE.finditer(text):
@@ -1278,7 +1279,7 @@ def _tensorrt_elsewhere(text: str, major: int) -> bool:
             return True
     return any(
         name == "libnvinfer-dev" and version_key(version)[:1] == (major,)
-        for name, version in (*dpkg_installed(text), *apt_installed(text))
+        for name, version in packages
     )
 
 
@@ -1298,16 +1299,17 @@ def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[
         if echoed is not None
         else ""
     )
+    packages = (*dpkg_installed(text), *apt_installed(text))
     installed = [
         (int(m.group("major")), version)
-        for name, version in (*dpkg_installed(text), *apt_installed(text))
+        for name, version in packages
         for m in [_NVINFER_PACKAGE.fullmatch(name)]
         if m is not None
     ]
     if not want or not installed:
         return None
     major = version_key(want)[0]
-    if any(m == major for m, _ in installed) or _tensorrt_elsewhere(text, major):
+    if any(m == major for m, _ in installed) or _tensorrt_elsewhere(text, major, packages):
         return None
     got = installed[0][1].split("-", 1)[0]
     return causes.finding(
