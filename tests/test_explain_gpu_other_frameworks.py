@@ -261,13 +261,14 @@ def test_a_handle_failing_in_jax_names_jaxs_preallocation(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "jax_setting"),
     [
         pytest.param(
             ">>> import jax\n>>> import tensorflow as tf\n"
             "2021-09-03 16:22:10.402255: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] "
             "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n",
-            id="tensorflows-source-path",
+            True,
+            id="beside-jax-tensorflows-source-path",
         ),
         pytest.param(
             # absl's prefix (2.16 on) names the source file without its directory: the
@@ -275,23 +276,13 @@ def test_a_handle_failing_in_jax_names_jaxs_preallocation(text: str) -> None:
             ">>> import jax\n>>> import tensorflow as tf\n>>> tf.__version__\n'2.17.0'\n"
             "E0000 00:00:1723000000.000000   4242 cuda_dnn.cc:522] Could not create cudnn "
             "handle: CUDNN_STATUS_INTERNAL_ERROR\n",
-            id="absl-basename-tf-version",
+            True,
+            id="beside-jax-absl-basename-tf-version",
         ),
-    ],
-)
-def test_tensorflows_own_handle_beside_jax_names_both_settings(text: str) -> None:
-    found = _library(text)
-    commands = found.fix.commands if found.fix is not None else ()
-    assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands)
-    assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in commands)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
         pytest.param(
             "2021-09-03 16:22:10.402255: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] "
             "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n",
+            False,
             id="tensorflow-alone",
         ),
         pytest.param(
@@ -299,15 +290,21 @@ def test_tensorflows_own_handle_beside_jax_names_both_settings(text: str) -> Non
             "Building single TensorFlow model file config:  model_name: resnet\n"
             "2021-09-03 16:22:10.402255: E external/org_tensorflow/tensorflow/stream_executor/"
             "cuda/cuda_dnn.cc:336] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n",
+            False,
             id="tensorflow-serving",
         ),
     ],
 )
-def test_a_handle_failing_in_tensorflow_keeps_its_memory_growth(text: str) -> None:
+def test_a_handle_failing_in_tensorflow_keeps_its_memory_growth(
+    text: str, jax_setting: bool
+) -> None:
+    # TensorFlow's setting whenever its own handle failed; JAX's beside it only where JAX
+    # shows in the same program.
     found = _library(text)
     commands = found.fix.commands if found.fix is not None else ()
     assert any("TF_FORCE_GPU_ALLOW_GROWTH=true" in c for c in commands)
-    assert "XLA_PYTHON_CLIENT" not in fix_text(found)
+    assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in commands) is jax_setting
+    assert ("XLA_PYTHON_CLIENT" in fix_text(found)) is jax_setting
 
 
 def test_jaxs_convolution_autotuning_gives_one_memory_candidate_in_both_places() -> None:

@@ -126,13 +126,17 @@ _SAGEMAKER_LEGACY_LINES: Final = ((1, 4), (1, 12))
 
 def platform_image_fix(image: Optional[str]) -> Fix:
     """A framework and Python pairing the platform publishes an image for, or a custom one."""
+    # The TensorFlow line the legacy image's tag names (``1.12.0-gpu-py3``: 1.12).
+    line = (
+        version_key(image.rsplit(":", 1)[-1].split("-", 1)[0])[:2]
+        if image is not None and _SAGEMAKER_LEGACY_TF in image
+        else None
+    )
     if (
         image is not None
-        and _SAGEMAKER_LEGACY_TF in image
+        and line is not None
         and image.endswith("-py3")
-        and _SAGEMAKER_LEGACY_LINES[0]
-        <= version_key(image.rsplit(":", 1)[-1].split("-", 1)[0])[:2]
-        <= _SAGEMAKER_LEGACY_LINES[1]
+        and _SAGEMAKER_LEGACY_LINES[0] <= line <= _SAGEMAKER_LEGACY_LINES[1]
     ):
         return Fix(
             f"SageMaker publishes no {image.rsplit('/', 1)[-1]} image: its legacy-mode "
@@ -143,11 +147,7 @@ def platform_image_fix(image: Optional[str]) -> Fix:
             "TensorFlow 1.11 or later for Python 3.",
             (),
         )
-    if (
-        image is not None
-        and _SAGEMAKER_LEGACY_TF in image
-        and version_key(image.rsplit(":", 1)[-1].split("-", 1)[0])[:2] > _SAGEMAKER_LEGACY_LINES[1]
-    ):
+    if image is not None and line is not None and line > _SAGEMAKER_LEGACY_LINES[1]:
         return Fix(
             f"SageMaker publishes no {image.rsplit('/', 1)[-1]} image, nor one of that "
             "TensorFlow for Python 2: its legacy-mode TensorFlow images (sagemaker-tensorflow, "

@@ -607,7 +607,7 @@ def _framework_memory_fix(
         return Fix(
             f"JAX could not allocate on the GPU. {_JAX_PREALLOCATES}, so that it takes what "
             f"it uses. {others}",
-            (*set_env(m, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false")), "nvidia-smi"),
+            (*set_env(m, *JAX_MEMORY_SETTINGS), "nvidia-smi"),
         )
     if failed == "CuPy" and capped:
         return Fix(
@@ -1168,10 +1168,7 @@ JAX_TF_MEMORY_CANDIDATE: Final = (
 )
 #: The settings each of those candidates' commands make.
 JAX_MEMORY_SETTINGS: Final = (("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),)
-JAX_TF_MEMORY_SETTINGS: Final = (
-    ("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),
-    ("TF_FORCE_GPU_ALLOW_GROWTH", "true"),
-)
+JAX_TF_MEMORY_SETTINGS: Final = (*JAX_MEMORY_SETTINGS, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
 
 
 def gpu_library_ranking(

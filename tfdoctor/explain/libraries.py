@@ -561,10 +561,9 @@ def _older_same_major(loaded: str, need: str) -> bool:
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     loaded, need = group(hits, "cudnn_loaded"), group(hits, "cudnn_compiled")
     build = group(hits, "xla_build") or ""
-    if build and loaded and need and not (r.serving and build.startswith("external/org_")):
+    if build and loaded and need and _jaxlib_xla(r, f"{build}/"):
         # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
-        # another framework's cuDNN first in the process. TensorFlow Serving's model server
-        # prints TensorFlow's XLA under external/org_tensorflow/ too: its refusal is its own.
+        # another framework's cuDNN first in the process.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.jax_cudnn_shadowed_fix(m, loaded, need)
     if r.frameworks and loaded and need and not causes.gpu.cudnn_serves(loaded, need):
         # TensorFlow's own refusal, with PyTorch or JAX at work in the same program: their
@@ -844,6 +843,15 @@ _OUTSIDE_TF_XLA = re.compile(r"^external/(?:xla/xla|org_tensorflow/tensorflow)/"
 _TF_SOURCE = re.compile(r"^(?:tensorflow|external/local_(?:xla|tsl))/")
 
 
+def _jaxlib_xla(r: Revealed, source: str) -> bool:
+    """Whether a line's ``source`` is an XLA built outside TensorFlow's tree (jaxlib's,
+    :data:`_OUTSIDE_TF_XLA`): not where the log is TensorFlow Serving's, whose model server
+    logs TensorFlow's own XLA under external/org_tensorflow/ too."""
+    return _OUTSIDE_TF_XLA.match(source) is not None and not (
+        r.serving and source.startswith("external/org_tensorflow/")
+    )
+
+
 def _jax_memory(
     m: Machine, r: Revealed, hits: Sequence[Hits]
 ) -> tuple[Optional[tuple[str, str, str]], Optional[tuple[tuple[str, str], ...]]]:
@@ -854,7 +862,7 @@ def _jax_memory(
     where TensorFlow shows as well (its version or distribution, in the log or the machine's
     facts, or its own sources' lines); (None, None) where JAX does not show."""
     sources = [tflog.parse_line(line).source for h in hits for _, line in h.citations]
-    if r.serving or not ("JAX" in r.frameworks or any(_OUTSIDE_TF_XLA.match(x) for x in sources)):
+    if r.serving or not ("JAX" in r.frameworks or any(_jaxlib_xla(r, x) for x in sources)):
         return None, None
     if r.tf_version or r.tf_dist or m.tf is not None or any(_TF_SOURCE.match(x) for x in sources):
         return causes.runtime.JAX_TF_MEMORY_CANDIDATE, causes.runtime.JAX_TF_MEMORY_SETTINGS
@@ -1267,10 +1275,11 @@ _TENSORRT_ELSEWHERE = re.compile(
 )
 
 
-def _tensorrt_elsewhere(text: str, major: int) -> bool:
+def _tensorrt_elsewhere(text: str, major: int, packages: Sequence[tuple[str, str]]) -> bool:
     """Whether ``text`` shows TensorRT of ``major`` installed other than as a libnvinferN
-    Debian package (:data:`_TENSORRT_ELSEWHERE`), or a ``tensorrt_libs`` folder of pip's
-    wheel at all (its major unshown)."""
+    Debian package (:data:`_TENSORRT_ELSEWHERE`, or the development package among the
+    ``packages`` listed installed), or a ``tensorrt_libs`` folder of pip's wheel at all (its
+    major unshown)."""
     if "tensorrt_libs" in text and "tensorrt_libs/libnvinfer.so." not in text:
         return True
     for m in _TENSORRT_ELSEWHERE.finditer(text):
@@ -1278,7 +1287,7 @@ def _tensorrt_elsewhere(text: str, major: int) -> bool:
             return True
     return any(
         name == "libnvinfer-dev" and version_key(version)[:1] == (major,)
-        for name, version in (*dpkg_installed(text), *apt_installed(text))
+        for name, version in packages
     )
 
 
@@ -1298,16 +1307,17 @@ def _tensorrt_installed(evidence: Evidence, linked: Optional[Hits]) -> Optional[
         if echoed is not None
         else ""
     )
+    packages = (*dpkg_installed(text), *apt_installed(text))
     installed = [
         (int(m.group("major")), version)
-        for name, version in (*dpkg_installed(text), *apt_installed(text))
+        for name, version in packages
         for m in [_NVINFER_PACKAGE.fullmatch(name)]
         if m is not None
     ]
     if not want or not installed:
         return None
     major = version_key(want)[0]
-    if any(m == major for m, _ in installed) or _tensorrt_elsewhere(text, major):
+    if any(m == major for m, _ in installed) or _tensorrt_elsewhere(text, major, packages):
         return None
     got = installed[0][1].split("-", 1)[0]
     return causes.finding(

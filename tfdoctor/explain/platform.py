@@ -492,9 +492,7 @@ def _threads(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     """A thread the process could not start: the fix caps each pool whose words the log shows,
     in the log's order, so that the pool the finding's title names is among them."""
     pools = [_THREAD_POOL_OF.get(h.signature.id, "tensorflow") for h in hits]
-    return causes.runtime.THREADS_EXHAUSTED, causes.runtime.thread_limit_fix(
-        m, pools or ["tensorflow"]
-    )
+    return causes.runtime.THREADS_EXHAUSTED, causes.runtime.thread_limit_fix(m, pools)
 
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:

@@ -42,7 +42,8 @@ def compiler_summary(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
     """The summary of a compiler's refusal of an architecture that CUDA 13 dropped (sm_50 to
     sm_72): the toolkit's release where the log shows it, else both readings (older than the
     GPU, or of a major that dropped it); None where the signature's own words hold."""
-    parsed = parse_arch(_arch_of(hits) or "")
+    arch = _arch_of(hits)
+    parsed = parse_arch(arch or "")
     if parsed is None:
         return None
     nvcc = any(h.signature.id in _NVCC for h in hits)
@@ -55,10 +56,9 @@ def compiler_summary(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
         return (
             f"{tool} is of CUDA {major}, which does not compile for compute capability {capability}"
         )
-    ptxas_shown = any(p[0] != "newer-than-driver" for p in r.ptxas_shown) or r.ptxas_path
-    if not nvcc and ptxas_shown:
+    if not nvcc and (_ptxas_named(r) is not None or r.ptxas_path):
         return None  # the fix reads the ptxas XLA names, as _ptxas_old does
-    dropping = causes.gpu.dropping_toolkit(parsed[1], parsed[2])
+    dropping = _dropping(arch, r)
     if dropping is None or parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
         return None
     return (
@@ -100,11 +100,17 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(
             m, arch, "nvcc", dropped=_dropping(arch, r)
         )
-    shown = next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
+    shown = _ptxas_named(r)
     dropping = _dropping(arch, r) if shown is None and r.ptxas_path is None else None
     return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(
         m, arch, "ptxas", shown, r.ptxas_path, dropped=dropping
     )
+
+
+def _ptxas_named(r: Revealed) -> Optional[tuple[str, str, str]]:
+    """What XLA's line says of the ptxas it runs, where it calls it too old or miscompiling
+    (not one newer than the driver): the fix reads that ptxas."""
+    return next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
 
 
 def _dropping(arch: Optional[str], r: Revealed) -> Optional[tuple[int, str]]:
