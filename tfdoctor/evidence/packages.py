@@ -1355,7 +1355,7 @@ def pip_spelled(version: str) -> str:
     return tf_release_at(version[: suffix.start()], version, suffix.start())
 
 
-#: The names a session binds TensorFlow to.
+#: The names an interactive interpreter binds TensorFlow to.
 _TF_MODULES = tuple(m for m, dist in _MODULES.items() if dist == "tensorflow")
 
 
