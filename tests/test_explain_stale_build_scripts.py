@@ -260,6 +260,9 @@ def test_pip_building_a_pyyaml_cython_3_breaks_is_the_pin(text: str, release: st
     assert top.severity == Severity.ERROR
     assert top.fix is not None
     assert any(f'--no-build-isolation "pyyaml=={release}"' in c for c in top.fix.commands)
+    # The tool the old release builds with is the row's, below the release that broke it.
+    assert any('"cython<3.0" setuptools wheel' in c for c in top.fix.commands)
+    assert "Cython below 3.0" in top.fix.text
     assert "Cython 3.0" in top.summary
     assert "https://github.com/yaml/pyyaml/issues/601" in top.links
 

@@ -665,6 +665,9 @@ def _removed(
 
 
 _RELEASE = (re.compile(r"^\d+(?:\.\d+)*$"), "release (3.3.0)")
+#: A build tool and the release of it that broke a build (``Cython 3.0``): the fix pins the tool
+#: below that release by its name.
+_TOOL_RELEASE = (re.compile(r"^[A-Za-z][\w.-]* \d+(?:\.\d+)*$"), "tool and release (Cython 3.0)")
 
 
 def _release_of(
@@ -863,7 +866,7 @@ def _stale_build_scripts(
         out[name] = StaleBuildScript(
             reader.required_string(fields["broken_from"], f"{where}.broken_from", *_RELEASE),
             reader.required_string(fields["fixed_in"], f"{where}.fixed_in", *_RELEASE),
-            reader.required_string(fields["tool"], f"{where}.tool"),
+            reader.required_string(fields["tool"], f"{where}.tool", *_TOOL_RELEASE),
             reader.required_string(fields["error"], f"{where}.error"),
             tuple(sources[i].url for i in ids),
         )

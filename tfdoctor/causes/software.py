@@ -3637,11 +3637,13 @@ def stale_build_fix(
     name: str,
     version: str,
     fixed_in: str,
+    tool: str,
     installer: str,
     asked: tuple[str, str, str] = ("", "", ""),
 ) -> Fix:
     """``name`` ``version``, a release before ``fixed_in`` whose build script the current
-    build tools break: the requirement that asked for it raised (asked for
+    build tools break (``tool``, the module table's words for the tool and the release of it
+    that broke them: ``Cython 3.0``): the requirement that asked for it raised (asked for
     beside its requirer, the resolver chooses a release of the requirer that admits
     ``fixed_in`` or names the one that refuses it); with pip, else the old release built with
     the tools of its time outside build isolation. ``asked``: the range pip collected it under,
@@ -3692,12 +3694,16 @@ def stale_build_fix(
     if installer != "pip":
         added = add_command(installer, wanted)
         return Fix(head, (added,) if added else ())
+    # The tool before the release that broke the build, as the row names it (Cython 3.0 ->
+    # cython<3.0): the old release builds with it outside build isolation.
+    tool_name, _, broke_in = tool.rpartition(" ")
     return Fix(
         head + " Where the requirement cannot move, build the old release with the tools it was "
-        "written for (Cython below 3, setuptools and wheel installed) without build isolation.",
+        f"written for ({tool_name} below {broke_in}, setuptools and wheel installed) without "
+        "build isolation.",
         (
             *raise_it,
-            *m.pip('install "cython<3" setuptools wheel'),
+            *m.pip(f'install "{tool_name.lower()}<{broke_in}" setuptools wheel'),
             *(m.pip(f'install --no-build-isolation "{name}=={version}"') if version else ()),
         ),
     )

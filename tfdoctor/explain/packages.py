@@ -1035,6 +1035,7 @@ def _stale_build_script(
             build.dist,
             build.version,
             stale.fixed_in,
+            stale.tool,
             build.installer,
             (build.spec, build.required_by, build.requirer_release),
         ),
