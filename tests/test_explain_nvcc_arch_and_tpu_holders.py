@@ -194,7 +194,7 @@ def test_xlas_ptxas_refusing_maxwell_to_volta_ranks_cuda13_where_the_release_is_
 )
 def test_a_tpu_another_process_holds_names_that_process(log: str, has: tuple[str, ...]) -> None:
     report = explained(log)
-    busy = [f for f in report.findings if f.cause == "gpu-busy-or-unavailable"]
+    busy = [f for f in report.findings if f.cause == "tpu-held-by-another-process"]
     # TensorFlow's own note alone is a warning (it goes on without the TPU); the others, and
     # the note beside this process failing to find a TPU, are errors.
     alone = "tpu_initializer_helper" not in log and "libtpu.so already" in log
@@ -202,6 +202,9 @@ def test_a_tpu_another_process_holds_names_that_process(log: str, has: tuple[str
     text = fix_text(busy[0])
     assert all(word in text for word in has), text
     assert "nvidia-smi" not in text
+    # A cause of its own: no GPU title or NVIDIA page on a TPU's finding.
+    assert "GPU" not in busy[0].summary
+    assert not any("nvidia" in link for link in busy[0].links)
     # Every command runs as written: no placeholder such as PID.
     assert busy[0].fix is not None and not any("PID" in c for c in busy[0].fix.commands)
 
@@ -247,7 +250,10 @@ def test_a_busy_file_is_no_tpu_held() -> None:
     report = explained(
         "OSError: [Errno 16] Device or resource busy: '/mnt/data/.nfs0000000001a2b3c400000001'\n"
     )
-    assert all(f.cause != "gpu-busy-or-unavailable" for f in report.findings)
+    assert all(
+        f.cause not in ("tpu-held-by-another-process", "gpu-busy-or-unavailable")
+        for f in report.findings
+    )
 
 
 @pytest.mark.parametrize(
@@ -289,7 +295,7 @@ def test_a_busy_file_is_no_tpu_held() -> None:
 def test_tensorflows_note_of_the_tpu_holder_is_an_error_only_beside_a_failure(
     log: str, severity: Severity, has: tuple[str, ...]
 ) -> None:
-    busy = [f for f in explained(log).findings if f.cause == "gpu-busy-or-unavailable"]
+    busy = [f for f in explained(log).findings if f.cause == "tpu-held-by-another-process"]
     assert busy and busy[0].severity is severity
     text = fix_text(busy[0])
     assert all(word in text for word in has), text

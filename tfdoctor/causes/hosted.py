@@ -18,6 +18,7 @@ HOSTED_RUNTIME_WITHOUT_GPU: Final = CauseId("hosted-runtime-without-gpu")
 TPU_TF_WITHOUT_LIBTPU: Final = CauseId("tpu-tf-without-libtpu")
 TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
 TPU_NOT_FOUND: Final = CauseId("tpu-not-found")
+TPU_HELD_BY_ANOTHER_PROCESS: Final = CauseId("tpu-held-by-another-process")
 TPU_VERSION_MISMATCH: Final = CauseId("tpu-version-mismatch")
 HOSTED_TF_LINE_DROPPED: Final = CauseId("hosted-tf-line-dropped")
 PLATFORM_IMAGE_UNAVAILABLE: Final = CauseId("platform-image-unavailable")
@@ -66,6 +67,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "VM's metadata, the runtime a notebook was given); on a runtime without one, or "
             "with the wrong name, it finds none.",
             TPU_TENSORFLOW,
+        ),
+        define(
+            TPU_HELD_BY_ANOTHER_PROCESS,
+            "Another process holds the TPU",
+            "libtpu opens a TPU for one process at a time: while another holds it (a notebook "
+            "kernel or an earlier run still alive, a second process of the same job), libtpu "
+            "refuses this one ('The TPU is already in use by process with pid N'), TensorFlow "
+            "goes on without the TPU ('libtpu.so is already in use by process with pid N. Not "
+            "attempting to load libtpu.so in this process.'), and the TPU's device node says "
+            "'Device or resource busy'.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.8.0/tensorflow/core/tpu/tpu_initializer_helper.cc",
         ),
         define(
             TPU_VERSION_MISMATCH,
@@ -669,4 +681,25 @@ def hosted_tf1_dropped_fix(m: Machine) -> Fix:
         )
         if python and line is not None
         else (),
+    )
+
+
+def tpu_busy_fix(pid: Optional[str] = None, device: Optional[str] = None) -> Fix:
+    """The process that holds the TPU, ended: libtpu takes a TPU for one process at a time
+    (TensorFlow's tpu_initializer_helper.cc; Cloud Dataflow's TPU troubleshooting page),
+    ``pid`` where libtpu named it, else the one lsof finds on the TPU's device node
+    (``device``, ``vfio/0``; /dev/accel* and /dev/vfio/* where the log names none)."""
+    nodes = f"/dev/{device}" if device else "/dev/accel* /dev/vfio/*"
+    holder = f"process {pid}" if pid else "the process lsof lists"
+    return Fix(
+        f"One process at a time can use a TPU, and another holds it: end {holder} (a notebook "
+        "kernel or an earlier run still alive, a second process of the same job), or give "
+        "each process a TPU of its own; then start this one again.",
+        (
+            *((f"ps -o pid,user,etime,args -p {pid}",) if pid else ()),
+            *(() if pid else (f"sudo lsof -w {nodes}",)),
+            # Without a pid, the holders lsof finds are ended (-t prints their pids only); sudo
+            # as for lsof, since the holder may be another user's.
+            f"kill {pid}" if pid else f"sudo lsof -t -w {nodes} | xargs -r sudo kill",
+        ),
     )

@@ -692,13 +692,8 @@ def disk_space_fix(m: Machine, os: Optional[str], docker: bool = False) -> Fix:
     )
 
 
-def gpu_busy_fix(
-    m: Machine, tpu: bool = False, pid: Optional[str] = None, device: Optional[str] = None
-) -> Fix:
-    """Which process holds the GPU and in which compute mode; another GPU, or the default mode.
-    A TPU (``tpu``) has no compute mode: the process that holds it (:func:`_tpu_busy_fix`)."""
-    if tpu:
-        return _tpu_busy_fix(pid, device)
+def gpu_busy_fix(m: Machine) -> Fix:
+    """Which process holds the GPU and in which compute mode; another GPU, or the default mode."""
     return Fix(
         "See which process holds the GPU and its compute mode: end that process (a notebook "
         "kernel, a second process of the job), run on a free GPU (CUDA_VISIBLE_DEVICES), or "
@@ -708,27 +703,6 @@ def gpu_busy_fix(
             "nvidia-smi --query-gpu=index,compute_mode --format=csv",
             "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
             "sudo nvidia-smi -c DEFAULT",
-        ),
-    )
-
-
-def _tpu_busy_fix(pid: Optional[str] = None, device: Optional[str] = None) -> Fix:
-    """The process that holds the TPU, ended: libtpu takes a TPU for one process at a time
-    (TensorFlow's tpu_initializer_helper.cc; Cloud Dataflow's TPU troubleshooting page),
-    ``pid`` where libtpu named it, else the one lsof finds on the TPU's device node
-    (``device``, ``vfio/0``; /dev/accel* and /dev/vfio/* where the log names none)."""
-    nodes = f"/dev/{device}" if device else "/dev/accel* /dev/vfio/*"
-    holder = f"process {pid}" if pid else "the process lsof lists"
-    return Fix(
-        f"One process at a time can use a TPU, and another holds it: end {holder} (a notebook "
-        "kernel or an earlier run still alive, a second process of the same job), or give "
-        "each process a TPU of its own; then start this one again.",
-        (
-            *((f"ps -o pid,user,etime,args -p {pid}",) if pid else ()),
-            *(() if pid else (f"sudo lsof -w {nodes}",)),
-            # Without a pid, the holders lsof finds are ended (-t prints their pids only); sudo
-            # as for lsof, since the holder may be another user's.
-            f"kill {pid}" if pid else f"sudo lsof -t -w {nodes} | xargs -r sudo kill",
         ),
     )
 

@@ -30,7 +30,7 @@ from tfdoctor.explain.drivers import (
     _in_container,
     _wsl_driver,
 )
-from tfdoctor.explain.hosted import _device_busy, _tpu_build, _tpu_not_found, _tpu_version
+from tfdoctor.explain.hosted import _tpu_build, _tpu_busy, _tpu_not_found, _tpu_version
 from tfdoctor.explain.libraries import (
     _arch,
     _cuda_libs,
@@ -491,7 +491,11 @@ BUILDERS: dict[str, Builder] = {
         causes.xla.libdevice_fix(m, r.xla_data_dir),
     ),
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
-    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: _device_busy,
+    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: lambda m, r, hits: (
+        causes.runtime.GPU_BUSY_OR_UNAVAILABLE,
+        causes.runtime.gpu_busy_fix(m),
+    ),
+    causes.hosted.TPU_HELD_BY_ANOTHER_PROCESS: _tpu_busy,
     causes.runtime.THREADS_EXHAUSTED: _threads,
     causes.xla.PTXAS_TOO_NEW: _ptxas_new,
     causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (

@@ -55,18 +55,12 @@ def _tpu_build(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
-#: The signatures of a TPU another process holds (signatures.yaml's tpu-in-use family).
-_TPU_BUSY = frozenset({"tpu-in-use", "tpu-libtpu-in-use", "tpu-device-busy"})
-
-
-def _device_busy(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    """A device another process holds: a TPU where libtpu's or the TPU device node's words
-    say so (its holder's pid, its node, where they name them), else a GPU."""
-    if any(h.signature.id in _TPU_BUSY for h in hits):
-        return causes.runtime.GPU_BUSY_OR_UNAVAILABLE, causes.runtime.gpu_busy_fix(
-            m, tpu=True, pid=group(hits, "pid"), device=group(hits, "tpu_device")
-        )
-    return causes.runtime.GPU_BUSY_OR_UNAVAILABLE, causes.runtime.gpu_busy_fix(m)
+def _tpu_busy(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A TPU another process holds: its holder's pid and the TPU's device node, where libtpu's
+    or the node's words name them."""
+    return causes.hosted.TPU_HELD_BY_ANOTHER_PROCESS, causes.hosted.tpu_busy_fix(
+        group(hits, "pid"), group(hits, "tpu_device")
+    )
 
 
 def tpu_holder_failed(
@@ -77,7 +71,7 @@ def tpu_holder_failed(
     this process failing to find a TPU (the tpu-not-found cause's lines)."""
     if (
         found.severity is not Severity.WARNING
-        or found.cause != causes.runtime.GPU_BUSY_OR_UNAVAILABLE
+        or found.cause != causes.hosted.TPU_HELD_BY_ANOTHER_PROCESS
         or not any(h.signature.id == "tpu-libtpu-in-use" for h in hits)
         or causes.hosted.TPU_NOT_FOUND not in by_cause
     ):
