@@ -20,12 +20,18 @@ from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.signatures import DIRECTML_WORDS, ROCM_WORDS
 
+#: The signatures of TensorFlow's CUDA runtime stub (cudart_stub.cc) that say libcudart did not
+#: load without naming its file.
+_CUDART_STUB: Final = frozenset(
+    {"cudart-stub-no-driver", "cudart-stub-symbol-not-found", "cudart-stub-error-loading"}
+)
+
 
 def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
     names = [library_of(g["library"]) for h in hits for g in h.groups if g.get("library")]
     if any(h.signature.id == "dnn-library-not-found" for h in hits):
         names.append("cudnn")
-    if any(h.signature.id == "cudart-stub-no-driver" for h in hits):
+    if any(h.signature.id in _CUDART_STUB for h in hits):
         names.append("cudart")
     return tuple(dict.fromkeys(names))
 
