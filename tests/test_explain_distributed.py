@@ -171,6 +171,49 @@ def test_an_abort_by_nccls_own_failure_is_no_peer_gone(result: str) -> None:
     assert problem_causes(explained(log)) == {COLLECTIVE}
 
 
+#: XLA's status for a failed NCCL call (nccl_utils.cc in TensorFlow's tree, later
+#: openxla/xla's nccl_errors.h: "NCCL operation <call> failed: <ncclGetErrorString>", the
+#: later one followed by NCCL's last warning).
+_XLA_NCCL = "INTERNAL: external/local_xla/xla/service/gpu/nccl_api.cc:541: NCCL operation {}"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        _XLA_NCCL.format(
+            "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error (run "
+            "with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry (may be "
+            "unrelated) 'socketStartConnect: Connect to 10.0.0.2<41267> failed : No route to host'."
+        ),
+        _XLA_NCCL.format(
+            "ncclCommInitRankConfig(&comm, nranks, *id, rank, &config) failed: invalid usage "
+            "(run with NCCL_DEBUG=WARN for details)."
+        ),
+        "UnknownError: Error invoking NCCL: unhandled system error (run with NCCL_DEBUG=INFO "
+        "for details)",
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+        "device error.",
+    ],
+    ids=["xla-system", "xla-usage", "tensorflow-system", "result-name"],
+)
+def test_nccls_own_failure_in_each_programs_words_is_the_collective(log: str) -> None:
+    assert problem_causes(explained(log)) == {COLLECTIVE}
+    assert "NCCL_DEBUG=INFO" in fix_text(one_error(explained(log), COLLECTIVE))
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "OSError: unhandled system error while reading the archive",
+        "INTERNAL: NCCL operation ncclGroupEnd() failed: remote process exited or there was a "
+        "network error",
+    ],
+    ids=["no-nccl", "xla-remote"],
+)
+def test_other_failures_are_not_nccls_own(log: str) -> None:
+    assert COLLECTIVE not in problem_causes(explained(log))
+
+
 def test_nccls_remote_error_is_a_peer_gone() -> None:
     log = (
         "UnavailableError: Collective ops is aborted by: Error invoking NCCL: remote process "
