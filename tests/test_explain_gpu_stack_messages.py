@@ -38,7 +38,8 @@ Each entry: the message (the releases that print it): the cause [sources below].
 - `Error loading CUDA libraries. GPU will not be used.` (the stub's words, TF 2.14+): same, a note
   on a machine that shows no GPU (new) [8]
 - `Loaded runtime CuDNN library: X but source was compiled with: Y` (TF 1.x-2.x):
-  cudnn-version-mismatch [9]
+  cudnn-version-mismatch [9]; a newer minor of the same major refused (as 1.x did before cuDNN 7):
+  the fix asks for the build's own minor (new) [9, 24]
 - `Could not create cudnn handle: CUDNN_STATUS_*` (TF 1.x-2.x): gpu-library-init-failed [9]
 - `failed to create cublas handle: CUBLAS_STATUS_*` (TF 1.x-2.x): gpu-library-init-failed [10]
 - `CUDNN_STATUS_ARCH_MISMATCH`, `CUBLAS_STATUS_ARCH_MISMATCH` (cuDNN, cuBLAS): gpu-arch-unsupported
@@ -86,13 +87,14 @@ Each entry: the message (the releases that print it): the cause [sources below].
 21. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cudart_stub.cc
 22. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_runtime_10_1.inc
 23. https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+24. https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/stream_executor/cuda/cuda_dnn.cc
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, one_error, top_error
 from tfdoctor.causes import CAUSES
 from tfdoctor.findings import Severity
 
@@ -768,6 +770,39 @@ def test_a_gpu_ignored_for_its_multiprocessors_is_a_note_in_each_releases_words(
     found = [(x.cause, x.severity) for x in report.findings if x.cause]
     assert found == [("gpu-too-few-cores", Severity.INFO)]
     assert "TF_MIN_GPU_MULTIPROCESSOR_COUNT" in fix_text(report.findings[0])
+
+
+_REFUSED = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: {} but "
+    "source was compiled with {}.  If using a binary install, upgrade your CuDNN library to "
+    "match.\n"
+)
+
+
+def test_a_newer_minor_the_build_refused_asks_for_the_builds_own_minor() -> None:
+    # TensorFlow 1.x with cuDNN 5 refusing 5.1 for a build of 5.0: "this minor or newer"
+    # would name the release that failed.
+    log = _REFUSED.format("5110 (compatibility version 5100)", "5005 (compatibility version 5000)")
+    text = fix_text(one_error(explained(log), "cudnn-version-mismatch"))
+    assert "5.0 itself" in text and "refused the newer 5.1.10" in text
+    assert "this minor or newer" not in text
+
+
+@pytest.mark.parametrize(
+    ("loaded", "compiled"),
+    [
+        ("8.0.4", "8.1.0"),
+        ("7005 (compatibility version 7000)", "6021 (compatibility version 6000)"),
+    ],
+    ids=["older-minor", "other-major"],
+)
+def test_an_older_minor_or_another_major_keeps_the_minor_or_newer_rule(
+    loaded: str, compiled: str
+) -> None:
+    text = fix_text(
+        one_error(explained(_REFUSED.format(loaded, compiled)), "cudnn-version-mismatch")
+    )
+    assert "same major, this minor or newer" in text and "itself" not in text
 
 
 def test_a_busy_word_elsewhere_is_not_the_gpu() -> None:

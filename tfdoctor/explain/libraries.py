@@ -557,6 +557,20 @@ def _older_cudnn_candidate(
     )
 
 
+def _cudnn_rule(loaded: Optional[str], need: str) -> str:
+    """Which cuDNN releases serve a build that needs ``need`` and refused ``loaded``, in words."""
+    if loaded:
+        have, want = version_key(loaded), version_key(need)
+        if have[:1] == want[:1] and have[:2] > want[:2]:
+            # A newer minor of the same major refused: before cuDNN 7 TensorFlow asked for the
+            # build's own minor ("Minor version is backward-compatible beginning with CuDNN 7",
+            # IsSourceCompatibleWithCudnnLibrary in
+            # https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/stream_executor/cuda/cuda_dnn.cc).
+            major_minor = ".".join(need.split(".")[:2])
+            return f"{major_minor} itself: this build refused the newer {loaded}"
+    return "same major, this minor or newer"
+
+
 def _older_same_major(loaded: str, need: str) -> bool:
     """Whether cuDNN ``loaded`` is older than ``need`` within the same major release."""
     return version_key(loaded)[:1] == version_key(need)[:1] and version_key(loaded) < version_key(
@@ -593,12 +607,11 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     # As the check does: the right cuDNN, got the release's own way (checks/cuda.py).
     cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
+    loaded = r.cudnn_loaded
     if need:
         fix = Fix(
-            f"TensorFlow needs cuDNN {need} (same major, this minor or newer). {fix.text}",
-            fix.commands,
+            f"TensorFlow needs cuDNN {need} ({_cudnn_rule(loaded, need)}). {fix.text}", fix.commands
         )
-    loaded = r.cudnn_loaded
     if need and loaded and _older_same_major(loaded, need):
         # Older, same major: what tells an older copy first on the path from an older one
         # installed alone is whether a copy of the build's release is on the disk too.
