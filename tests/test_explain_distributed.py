@@ -214,6 +214,34 @@ def test_other_failures_are_not_nccls_own(log: str) -> None:
     assert COLLECTIVE not in problem_causes(explained(log))
 
 
+#: NCCL's own warning that it could not create its shared memory in /dev/shm (shmutils.cc).
+_SHM_WARNING = "Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        _XLA_NCCL.format(
+            "ncclCommInitRankConfig(&comm, nranks, *id, rank, &config) failed: unhandled system "
+            "error (run with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry "
+            f"(may be unrelated) '{_SHM_WARNING}'."
+        ),
+        f"node1:1234:1250 [0] include/shm.h:28 NCCL WARN {_SHM_WARNING}\n"
+        + _XLA_NCCL.format(
+            "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error (run with "
+            "NCCL_DEBUG=INFO for details)"
+        ),
+        f"node1:1234:1250 [0] include/shm.h:28 NCCL WARN {_SHM_WARNING}\n"
+        "UnknownError: Collective ops is aborted by: Error invoking NCCL: unhandled system error "
+        "(run with NCCL_DEBUG=INFO for details)",
+    ],
+    ids=["xla-quoted-warning", "xla-after-warning", "tensorflow-after-warning"],
+)
+def test_nccls_shared_memory_warning_is_its_system_error(log: str) -> None:
+    # The system error NCCL returned is the shared memory it could not create: one cause.
+    assert problem_causes(explained(log)) == {"nccl-shm-too-small"}
+
+
 def test_nccls_remote_error_is_a_peer_gone() -> None:
     log = (
         "UnavailableError: Collective ops is aborted by: Error invoking NCCL: remote process "

@@ -342,6 +342,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _abort_names_its_failure(by_cause)
     _driver_fallback_says_why(by_cause, evidence)
     _nccl_names_its_cuda_failure(by_cause)
+    _nccl_shm_is_the_system_error(by_cause)
     _dump_is_the_named_allocators(by_cause)
     _oom_hint_is_the_failures(by_cause, evidence)
     _protoc_label_is_the_files(by_cause, evidence)
@@ -508,6 +509,21 @@ def _nccl_names_its_cuda_failure(by_cause: dict[str, list[Hits]]) -> None:
         for _, line in hit.citations
     ):
         del by_cause[causes.gpu.NCCL_CUDA_MISMATCH]
+
+
+#: The signatures that read NCCL's system error alone (ncclSystemError, "unhandled system
+#: error"): the result, in whichever program's words, names no step that failed.
+_NCCL_SYSTEM_ERROR = ("nccl-failure", "nccl-system-error-code")
+
+
+def _nccl_shm_is_the_system_error(by_cause: dict[str, list[Hits]]) -> None:
+    """Where NCCL's own warning says it could not create its shared memory (NCCL's line, or
+    XLA's status quoting it as NCCL's last warning), the system error NCCL returned is that
+    failure: the generic collective advice ("run again with NCCL_DEBUG=INFO") goes."""
+    if causes.container.NCCL_SHM_TOO_SMALL not in by_cause:
+        return
+    for signature in _NCCL_SYSTEM_ERROR:
+        _without(by_cause, causes.cluster.CLUSTER_COLLECTIVE_FAILED, signature)
 
 
 #: What says the protoc that asked for a label is 3 or later: its version (``protoc --version``
