@@ -382,6 +382,43 @@ def test_the_fix_follows_the_transport_nccls_warning_names(log: str, fix_word: s
     assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
 
 
+#: XLA's status for NCCL's failed call, quoting NCCL's last warning (nccl_errors.h).
+_XLA_QUOTED = _XLA_NCCL.format(
+    "ncclCommInitRankConfig(&comm, nranks, *id, rank, &config) failed: unhandled {} error (run "
+    "with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry (may be unrelated) "
+    "'{}'."
+)
+
+
+@pytest.mark.parametrize(
+    ("log", "fix_word"),
+    [
+        pytest.param(
+            _XLA_QUOTED.format("system", "Bootstrap : no socket interface found"),
+            "NCCL_SOCKET_FAMILY",
+            id="socket-interface",
+        ),
+        pytest.param(
+            _XLA_QUOTED.format("system", "Call to ibv_reg_mr failed with error Cannot allocate"),
+            "ulimit -l",
+            id="infiniband-verbs",
+        ),
+        pytest.param(
+            _XLA_QUOTED.format(
+                "cuda", "Cuda failure 217 'peer access is not supported between these two devices'"
+            ),
+            "nvidia-smi topo -m",
+            id="peer-access",
+        ),
+    ],
+)
+def test_the_fix_follows_the_transport_nccls_warning_quoted_by_xla_names(
+    log: str, fix_word: str
+) -> None:
+    assert problem_causes(explained(log)) == {COLLECTIVE}
+    assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
+
+
 def test_no_socket_interface_is_told_as_nccl_chooses() -> None:
     # Left to itself NCCL falls back to docker* and then lo (misc/socket.cc): only the
     # variables that narrow its choice leave it no interface.

@@ -487,8 +487,12 @@ def _driver_fallback_says_why(by_cause: dict[str, list[Hits]], evidence: Evidenc
 
 
 #: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
-#: "unhandled cuda error" it returns.
-_NCCL_CUDA_FAILURE = "NCCL WARN Cuda failure "
+#: "unhandled cuda error" it returns: on NCCL's WARN line, or quoted as the last warning in
+#: XLA's status for the failed call.
+_NCCL_CUDA_FAILURE = re.compile(
+    r"(?:NCCL WARN |Last NCCL warning\(error\) log entry \(may be unrelated\) '{1,2})"
+    r"Cuda failure "
+)
 
 #: Causes whose reading of that warning agrees with an NCCL of another CUDA release: a driver
 #: older than NCCL's CUDA, a GPU NCCL's build has no code for.
@@ -502,7 +506,7 @@ def _nccl_names_its_cuda_failure(by_cause: dict[str, list[Hits]]) -> None:
     if causes.gpu.NCCL_CUDA_MISMATCH not in by_cause:
         return
     if any(
-        _NCCL_CUDA_FAILURE in line
+        _NCCL_CUDA_FAILURE.search(line)
         for cause, hits in by_cause.items()
         if cause != causes.gpu.NCCL_CUDA_MISMATCH and cause not in _NCCL_BUILD_FAILURES
         for hit in hits
