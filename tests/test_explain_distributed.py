@@ -207,8 +207,15 @@ def test_nccls_own_failure_in_each_programs_words_is_the_collective(log: str) ->
         "OSError: unhandled system error while reading the archive",
         "INTERNAL: NCCL operation ncclGroupEnd() failed: remote process exited or there was a "
         "network error",
+        # NCCL's own INFO line: a retry that went on.
+        "node1:1234:1234 [0] NCCL INFO Retrying after ncclSystemError on attempt 1; retry "
+        "succeeded",
+        # Code that tests for the result.
+        "    if (res == ncclSystemError) {\n"
+        '      LOG(WARNING) << "NCCL returned an unhandled system error; retrying";\n'
+        "    }",
     ],
-    ids=["no-nccl", "xla-remote"],
+    ids=["no-nccl", "xla-remote", "nccl-info-retry", "code"],
 )
 def test_other_failures_are_not_nccls_own(log: str) -> None:
     assert COLLECTIVE not in problem_causes(explained(log))
