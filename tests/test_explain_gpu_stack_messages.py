@@ -734,6 +734,44 @@ def test_the_stubs_later_words_on_a_machine_without_a_gpu_stay_a_note() -> None:
     assert [x.severity for x in found] == [Severity.INFO]
 
 
+#: nvidia-smi's table listing a GPU: the machine has one, so TensorFlow meant to use it.
+_SMI_GPU = (
+    "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+    "|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
+    "| 30%   35C    P8    20W / 350W |    512MiB / 24265MiB |      2%      Default |\n"
+)
+
+
+def test_the_stubs_later_words_beside_a_gpu_are_an_error() -> None:
+    found = [
+        x for x in explained(_SMI_GPU + _STUB_LATER).findings if x.cause == "cuda-libs-missing"
+    ]
+    assert [x.severity for x in found] == [Severity.ERROR]
+    assert "Missing: cudart" in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # jaxlib's own CUDA stubs give the same words (jax-ml/jax#5080, #3951, #11828).
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/run.py", line 5, in <module>\n'
+        "    key = jax.random.PRNGKey(0)\n"
+        '  File "/home/u/.local/lib/python3.8/site-packages/jax/_src/random.py", line 75, in '
+        "PRNGKey\n"
+        "jax._src.traceback_util.UnfilteredStackTrace: RuntimeError: CUDA operation failed: "
+        "cudaGetErrorString symbol not found\n",
+        "jax._src.traceback_util.UnfilteredStackTrace: jaxlib.xla_extension.XlaRuntimeError: "
+        "INTERNAL: CustomCall failed: jaxlib/cuda/cuda_prng_kernels.cc:32: operation "
+        "cudaGetLastError() failed: cudaGetErrorString symbol not found.\n",
+        ">>> import jax\n>>> jax.devices()\n" + _SMI_GPU + _STUB_LATER,
+    ],
+    ids=["jax-frames", "jaxlib-error", "jax-import"],
+)
+def test_the_stubs_words_where_the_log_shows_jax_are_not_tensorflows(text: str) -> None:
+    assert not any(x.cause == "cuda-libs-missing" for x in explained(text).findings)
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -7,6 +7,7 @@ import re
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.servers import server_frame
 from tfdoctor.evidence.traceback import (
     Frame,
@@ -48,6 +49,12 @@ _TB_FRAME = re.compile(
 _WINDOWS_TF_FRAME = re.compile(
     r"[A-Za-z]:/(?:[^/]+/)*?(?:site|dist)-packages/tensorflow(?:_core)?/"
 )
+
+
+#: What shows JAX beside the frameworks' reading (:func:`read_frameworks`): its own modules'
+#: names in a traceback (``jax._src``), jaxlib's sources (``jaxlib/cuda/...``), its runtime
+#: error type under any of its modules' names (``XlaRuntimeError``, later ``JaxRuntimeError``).
+_JAX_SHOWN = re.compile(r"\bjax\._src\.|\bjaxlib[./\\]|\b(?:Xla|Jax)RuntimeError\b")
 
 
 #: A ``from M import ...`` statement, and its module.
@@ -150,6 +157,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not imported_elsewhere
         if need == "wsl-shown":
             return evidence.wsl or evidence.stated.wsl
+        if need == "jax-not-shown":
+            text = evidence.first_text
+            return "JAX" not in read_frameworks(text) and not _JAX_SHOWN.search(text)
         if need == "outside-traceback":
             # The traceback's reading of the same words answers them, where it reads them.
             from tfdoctor.explain.packages import removed_row_reads  # noqa: PLC0415 - a cycle
