@@ -831,8 +831,11 @@ def test_a_newer_minor_the_build_refused_asks_for_the_builds_own_minor() -> None
     [
         ("8.0.4", "8.1.0"),
         ("7005 (compatibility version 7000)", "6021 (compatibility version 6000)"),
+        # From cuDNN 7 on a newer minor serves the build (TensorFlow's own words say so).
+        ("8.2.1", "8.1.0"),
+        ("7605 (compatibility version 7600)", "7104 (compatibility version 7100)"),
     ],
-    ids=["older-minor", "other-major"],
+    ids=["older-minor", "other-major", "newer-minor-8", "newer-minor-7"],
 )
 def test_an_older_minor_or_another_major_keeps_the_minor_or_newer_rule(
     loaded: str, compiled: str

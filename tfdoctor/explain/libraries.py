@@ -557,15 +557,20 @@ def _older_cudnn_candidate(
     )
 
 
+#: The first cuDNN major whose newer minors TensorFlow accepts for a build of an older one:
+#: below it the build asks for its own minor ("Minor version is backward-compatible beginning
+#: with CuDNN 7", IsSourceCompatibleWithCudnnLibrary in
+#: https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/stream_executor/cuda/cuda_dnn.cc).
+_CUDNN_NEWER_MINOR_FROM: Final = 7
+
+
 def _cudnn_rule(loaded: Optional[str], need: str) -> str:
-    """Which cuDNN releases serve a build that needs ``need`` and refused ``loaded``, in words."""
+    """Which cuDNN releases serve a build that needs ``need`` and refused ``loaded``, in words:
+    the build's own minor only where it is of a major before :data:`_CUDNN_NEWER_MINOR_FROM`
+    and refused a newer minor of it; else its major with this minor or newer."""
     if loaded:
         have, want = version_key(loaded), version_key(need)
-        if have[:1] == want[:1] and have[:2] > want[:2]:
-            # A newer minor of the same major refused: before cuDNN 7 TensorFlow asked for the
-            # build's own minor ("Minor version is backward-compatible beginning with CuDNN 7",
-            # IsSourceCompatibleWithCudnnLibrary in
-            # https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/stream_executor/cuda/cuda_dnn.cc).
+        if want[:1] < (_CUDNN_NEWER_MINOR_FROM,) and have[:1] == want[:1] and have[:2] > want[:2]:
             major_minor = ".".join(need.split(".")[:2])
             return f"{major_minor} itself: this build refused the newer {loaded}"
     return "same major, this minor or newer"
