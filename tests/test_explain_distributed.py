@@ -171,6 +171,84 @@ def test_an_abort_by_nccls_own_failure_is_no_peer_gone(result: str) -> None:
     assert problem_causes(explained(log)) == {COLLECTIVE}
 
 
+#: XLA's status for a failed NCCL call (nccl_utils.cc in TensorFlow's tree, later
+#: openxla/xla's nccl_errors.h: "NCCL operation <call> failed: <ncclGetErrorString>", the
+#: later one followed by NCCL's last warning).
+_XLA_NCCL = "INTERNAL: external/local_xla/xla/service/gpu/nccl_api.cc:541: NCCL operation {}"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        _XLA_NCCL.format(
+            "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error (run "
+            "with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry (may be "
+            "unrelated) 'socketStartConnect: Connect to 10.0.0.2<41267> failed : No route to host'."
+        ),
+        _XLA_NCCL.format(
+            "ncclCommInitRankConfig(&comm, nranks, *id, rank, &config) failed: invalid usage "
+            "(run with NCCL_DEBUG=WARN for details)."
+        ),
+        "UnknownError: Error invoking NCCL: unhandled system error (run with NCCL_DEBUG=INFO "
+        "for details)",
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+        "device error.",
+    ],
+    ids=["xla-system", "xla-usage", "tensorflow-system", "result-name"],
+)
+def test_nccls_own_failure_in_each_programs_words_is_the_collective(log: str) -> None:
+    assert problem_causes(explained(log)) == {COLLECTIVE}
+    assert "NCCL_DEBUG=INFO" in fix_text(one_error(explained(log), COLLECTIVE))
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "OSError: unhandled system error while reading the archive",
+        "INTERNAL: NCCL operation ncclGroupEnd() failed: remote process exited or there was a "
+        "network error",
+        # NCCL's own INFO line: a retry that went on.
+        "node1:1234:1234 [0] NCCL INFO Retrying after ncclSystemError on attempt 1; retry "
+        "succeeded",
+        # Code that tests for the result.
+        "    if (res == ncclSystemError) {\n"
+        '      LOG(WARNING) << "NCCL returned an unhandled system error; retrying";\n'
+        "    }",
+    ],
+    ids=["no-nccl", "xla-remote", "nccl-info-retry", "code"],
+)
+def test_other_failures_are_not_nccls_own(log: str) -> None:
+    assert COLLECTIVE not in problem_causes(explained(log))
+
+
+#: NCCL's own warning that it could not create its shared memory in /dev/shm (shmutils.cc).
+_SHM_WARNING = "Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        _XLA_NCCL.format(
+            "ncclCommInitRankConfig(&comm, nranks, *id, rank, &config) failed: unhandled system "
+            "error (run with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry "
+            f"(may be unrelated) '{_SHM_WARNING}'."
+        ),
+        f"node1:1234:1250 [0] include/shm.h:28 NCCL WARN {_SHM_WARNING}\n"
+        + _XLA_NCCL.format(
+            "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error (run with "
+            "NCCL_DEBUG=INFO for details)"
+        ),
+        f"node1:1234:1250 [0] include/shm.h:28 NCCL WARN {_SHM_WARNING}\n"
+        "UnknownError: Collective ops is aborted by: Error invoking NCCL: unhandled system error "
+        "(run with NCCL_DEBUG=INFO for details)",
+    ],
+    ids=["xla-quoted-warning", "xla-after-warning", "tensorflow-after-warning"],
+)
+def test_nccls_shared_memory_warning_is_its_system_error(log: str) -> None:
+    # The system error NCCL returned is the shared memory it could not create: one cause.
+    assert problem_causes(explained(log)) == {"nccl-shm-too-small"}
+
+
 def test_nccls_remote_error_is_a_peer_gone() -> None:
     log = (
         "UnavailableError: Collective ops is aborted by: Error invoking NCCL: remote process "
@@ -308,6 +386,43 @@ def test_nccls_own_warning_names_the_cuda_failure(warning: str, kept: set[str]) 
     ],
 )
 def test_the_fix_follows_the_transport_nccls_warning_names(log: str, fix_word: str) -> None:
+    assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
+
+
+#: XLA's status for NCCL's failed call, quoting NCCL's last warning (nccl_errors.h).
+_XLA_QUOTED = _XLA_NCCL.format(
+    "ncclCommInitRankConfig(&comm, nranks, *id, rank, &config) failed: unhandled {} error (run "
+    "with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry (may be unrelated) "
+    "'{}'."
+)
+
+
+@pytest.mark.parametrize(
+    ("log", "fix_word"),
+    [
+        pytest.param(
+            _XLA_QUOTED.format("system", "Bootstrap : no socket interface found"),
+            "NCCL_SOCKET_FAMILY",
+            id="socket-interface",
+        ),
+        pytest.param(
+            _XLA_QUOTED.format("system", "Call to ibv_reg_mr failed with error Cannot allocate"),
+            "ulimit -l",
+            id="infiniband-verbs",
+        ),
+        pytest.param(
+            _XLA_QUOTED.format(
+                "cuda", "Cuda failure 217 'peer access is not supported between these two devices'"
+            ),
+            "nvidia-smi topo -m",
+            id="peer-access",
+        ),
+    ],
+)
+def test_the_fix_follows_the_transport_nccls_warning_quoted_by_xla_names(
+    log: str, fix_word: str
+) -> None:
+    assert problem_causes(explained(log)) == {COLLECTIVE}
     assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
 
 

@@ -33,8 +33,13 @@ Each entry: the message (the releases that print it): the cause [sources below].
 - `CUDA_ERROR_OUT_OF_MEMORY` creating the context (TF 1.x-2.x): gpu-out-of-memory [1]
 - `Could not find cuda drivers on your machine, GPU will not be used.` (TF 2.14+): cuda-libs-missing
   (note) [8]
+- `cudaGetErrorString symbol not found.` (the CUDA runtime stub's words, TF 1.14-2.13) as a failed
+  call's status: cuda-libs-missing, naming cudart (new) [21, 22]
+- `Error loading CUDA libraries. GPU will not be used.` (the stub's words, TF 2.14+): same, a note
+  on a machine that shows no GPU (new) [8]
 - `Loaded runtime CuDNN library: X but source was compiled with: Y` (TF 1.x-2.x):
-  cudnn-version-mismatch [9]
+  cudnn-version-mismatch [9]; a newer minor of the same major refused (as 1.x did before cuDNN 7):
+  the fix asks for the build's own minor (new) [9, 24]
 - `Could not create cudnn handle: CUDNN_STATUS_*` (TF 1.x-2.x): gpu-library-init-failed [9]
 - `failed to create cublas handle: CUBLAS_STATUS_*` (TF 1.x-2.x): gpu-library-init-failed [10]
 - `CUDNN_STATUS_ARCH_MISMATCH`, `CUBLAS_STATUS_ARCH_MISMATCH` (cuDNN, cuBLAS): gpu-arch-unsupported
@@ -44,6 +49,8 @@ Each entry: the message (the releases that print it): the cause [sources below].
 - `failed to make cuFFT batched plan:5` (TF 1.x-2.x): gpu-library-init-failed [13]
 - `Ignoring visible gpu device ... minimum required Cuda capability is Y` (TF 1.x-2.x):
   gpu-arch-unsupported [6]
+- `Ignoring visible gpu device ... with Cuda multiprocessor count: N` (TF 1.x; later `with core
+  count: N`): gpu-too-few-cores (note; the 1.x words new) [6, 23]
 - `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` (driver API via XLA): ptxas-too-new [3]
 - `no kernel image is available for execution on the device` (runtime API): gpu-arch-unsupported [2]
 - `invalid device function` (cudaErrorInvalidDeviceFunction, runtime API): same (new) [2]
@@ -77,13 +84,17 @@ Each entry: the message (the releases that print it): the cause [sources below].
 18. https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/compiler/mlir/tools/kernel_gen/tf_framework_c_interface.cc
 19. https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc
 20. https://github.com/openxla/xla/blob/main/xla/stream_executor/stream_executor_memory_allocator.cc
+21. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cudart_stub.cc
+22. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_runtime_10_1.inc
+23. https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+24. https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/stream_executor/cuda/cuda_dnn.cc
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, one_error, top_error
 from tfdoctor.causes import CAUSES
 from tfdoctor.findings import Severity
 
@@ -676,6 +687,163 @@ def test_the_stacks_info_lines_stay_harmless() -> None:
         "cuDNN version 8101\n"
     )
     assert _causes_at_warning(text) == set()
+
+
+#: TensorFlow 2.14+'s CUDA runtime stub answering for a libcudart that did not load.
+_STUB_LATER = (
+    "E0000 00:00:1731000000.123456   12345 cuda_executor.cc:1228] INTERNAL: CUDA Runtime "
+    "error: Failed call to cudaGetRuntimeVersion: Error loading CUDA libraries. GPU will not "
+    "be used.: Error loading CUDA libraries. GPU will not be used.\n"
+)
+
+#: TensorFlow's CUDA runtime stub answering for a libcudart that did not load, in each
+#: release's words, as the failed call's status TensorFlow passes on.
+_STUB_STATUS = [
+    pytest.param(
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    with tf.device('/GPU:0'):\n"
+        "tensorflow.python.framework.errors_impl.InternalError: cudaGetDevice() failed. Status: "
+        "cudaGetErrorString symbol not found.\n",
+        id="get-device-1.14-2.13",
+    ),
+    pytest.param(
+        "InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: "
+        "cudaGetErrorName symbol not found.\n",
+        id="implicit-init-error-name",
+    ),
+    pytest.param(
+        _STUB_LATER
+        + "W0000 00:00:1731000000.223456   12345 gpu_device.cc:2344] Cannot dlopen some GPU "
+        "libraries. Please make sure the missing libraries mentioned above are installed properly "
+        "if you would like to use GPU.\nSkipping registering GPU devices...\n",
+        id="runtime-version-2.14-on",
+    ),
+]
+
+
+@pytest.mark.parametrize("text", _STUB_STATUS)
+def test_the_cuda_runtime_stubs_words_are_libcudart_not_loaded(text: str) -> None:
+    top = top_error(explained(text))
+    assert (top.cause, top.severity) == ("cuda-libs-missing", Severity.ERROR)
+    assert "Missing: cudart" in fix_text(top)
+
+
+def test_the_stubs_later_words_on_a_machine_without_a_gpu_stay_a_note() -> None:
+    found = [x for x in explained(_STUB_LATER).findings if x.cause == "cuda-libs-missing"]
+    assert [x.severity for x in found] == [Severity.INFO]
+
+
+#: nvidia-smi's table listing a GPU: the machine has one, so TensorFlow meant to use it.
+_SMI_GPU = (
+    "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+    "|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
+    "| 30%   35C    P8    20W / 350W |    512MiB / 24265MiB |      2%      Default |\n"
+)
+
+
+def test_the_stubs_later_words_beside_a_gpu_are_an_error() -> None:
+    found = [
+        x for x in explained(_SMI_GPU + _STUB_LATER).findings if x.cause == "cuda-libs-missing"
+    ]
+    assert [x.severity for x in found] == [Severity.ERROR]
+    assert "Missing: cudart" in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # jaxlib's own CUDA stubs give the same words (jax-ml/jax#5080, #3951, #11828).
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/run.py", line 5, in <module>\n'
+        "    key = jax.random.PRNGKey(0)\n"
+        '  File "/home/u/.local/lib/python3.8/site-packages/jax/_src/random.py", line 75, in '
+        "PRNGKey\n"
+        "jax._src.traceback_util.UnfilteredStackTrace: RuntimeError: CUDA operation failed: "
+        "cudaGetErrorString symbol not found\n",
+        "jax._src.traceback_util.UnfilteredStackTrace: jaxlib.xla_extension.XlaRuntimeError: "
+        "INTERNAL: CustomCall failed: jaxlib/cuda/cuda_prng_kernels.cc:32: operation "
+        "cudaGetLastError() failed: cudaGetErrorString symbol not found.\n",
+        ">>> import jax\n>>> jax.devices()\n" + _SMI_GPU + _STUB_LATER,
+    ],
+    ids=["jax-frames", "jaxlib-error", "jax-import"],
+)
+def test_the_stubs_words_where_the_log_shows_jax_are_not_tensorflows(text: str) -> None:
+    assert not any(x.cause == "cuda-libs-missing" for x in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Another stub's fatal line: a symbol a loaded library lacks, not the runtime unloaded.
+        "2024-05-01 10:00:00.123456: F external/local_tsl/tsl/cuda/cublas_stub.cc:30] "
+        "cublasGetSmCountTarget symbol not found.",
+        "OSError: dlsym: cudaGetErrorStringEx symbol not found in libfoo.so",
+        "RuntimeError: Error loading CUDA libraries from the plugin directory",
+    ],
+    ids=["cublas-stub-fatal", "other-symbol", "other-words"],
+)
+def test_other_symbol_not_found_words_are_not_the_runtime_stub(line: str) -> None:
+    assert "cuda-libs-missing" not in _causes_at_warning(line + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2018-10-31 10:35:54.318150: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1469] "
+        "Ignoring visible gpu device (device: 1, name: Quadro K4000, pci bus id: 0000:08:00.0, "
+        "compute capability: 3.0) with Cuda multiprocessor count: 4. The minimum required count "
+        "is 8. You can adjust this requirement with the env var TF_MIN_GPU_MULTIPROCESSOR_COUNT.",
+        "2020-05-21 15:44:36.450426: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1688] "
+        "Ignoring visible gpu device (device: 1, name: GeForce GT 1030, pci bus id: 0000:04:00.0, "
+        "compute capability: 6.1) with core count: 3. The minimum required count is 8. You can "
+        "adjust this requirement with the env var TF_MIN_GPU_MULTIPROCESSOR_COUNT.",
+    ],
+    ids=["1.x-multiprocessor-count", "2.x-core-count"],
+)
+def test_a_gpu_ignored_for_its_multiprocessors_is_a_note_in_each_releases_words(
+    line: str,
+) -> None:
+    report = explained(line + "\n")
+    found = [(x.cause, x.severity) for x in report.findings if x.cause]
+    assert found == [("gpu-too-few-cores", Severity.INFO)]
+    assert "TF_MIN_GPU_MULTIPROCESSOR_COUNT" in fix_text(report.findings[0])
+
+
+_REFUSED = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: {} but "
+    "source was compiled with {}.  If using a binary install, upgrade your CuDNN library to "
+    "match.\n"
+)
+
+
+def test_a_newer_minor_the_build_refused_asks_for_the_builds_own_minor() -> None:
+    # TensorFlow 1.x with cuDNN 5 refusing 5.1 for a build of 5.0: "this minor or newer"
+    # would name the release that failed.
+    log = _REFUSED.format("5110 (compatibility version 5100)", "5005 (compatibility version 5000)")
+    text = fix_text(one_error(explained(log), "cudnn-version-mismatch"))
+    assert "5.0 itself" in text and "refused the newer 5.1.10" in text
+    assert "this minor or newer" not in text
+
+
+@pytest.mark.parametrize(
+    ("loaded", "compiled"),
+    [
+        ("8.0.4", "8.1.0"),
+        ("7005 (compatibility version 7000)", "6021 (compatibility version 6000)"),
+        # From cuDNN 7 on a newer minor serves the build (TensorFlow's own words say so).
+        ("8.2.1", "8.1.0"),
+        ("7605 (compatibility version 7600)", "7104 (compatibility version 7100)"),
+    ],
+    ids=["older-minor", "other-major", "newer-minor-8", "newer-minor-7"],
+)
+def test_an_older_minor_or_another_major_keeps_the_minor_or_newer_rule(
+    loaded: str, compiled: str
+) -> None:
+    text = fix_text(
+        one_error(explained(_REFUSED.format(loaded, compiled)), "cudnn-version-mismatch")
+    )
+    assert "same major, this minor or newer" in text and "itself" not in text
 
 
 def test_a_busy_word_elsewhere_is_not_the_gpu() -> None:

@@ -291,9 +291,13 @@ GROUPS = frozenset(
 #: whose code raised it; ``loader-reason-not-python``, no traceback of TensorFlow's loader
 #: failing on a standard module a Python release removed (``No module named 'imp'``, on a
 #: Python not shown older than the removal): TensorFlow's loader printed its words over that
-#: reason, which the removed module's reading names.
+#: reason, which the removed module's reading names; ``jax-not-shown``, no sign of JAX in the
+#: log (its runtime error type, its frames or import, jaxlib's sources), where words TensorFlow's
+#: CUDA runtime stub shares with jaxlib's (which print the same "cudaGetErrorString symbol not
+#: found", "Error loading CUDA libraries") are TensorFlow's only without JAX.
 NEEDS = frozenset(
     {
+        "jax-not-shown",
         "loader-reason-not-python",
         "outside-traceback",
         "windows-tf-install",

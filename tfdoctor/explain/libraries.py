@@ -20,12 +20,18 @@ from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.signatures import DIRECTML_WORDS, ROCM_WORDS
 
+#: The signatures of TensorFlow's CUDA runtime stub (cudart_stub.cc) that say libcudart did not
+#: load without naming its file.
+_CUDART_STUB: Final = frozenset(
+    {"cudart-stub-no-driver", "cudart-stub-symbol-not-found", "cudart-stub-error-loading"}
+)
+
 
 def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
     names = [library_of(g["library"]) for h in hits for g in h.groups if g.get("library")]
     if any(h.signature.id == "dnn-library-not-found" for h in hits):
         names.append("cudnn")
-    if any(h.signature.id == "cudart-stub-no-driver" for h in hits):
+    if any(h.signature.id in _CUDART_STUB for h in hits):
         names.append("cudart")
     return tuple(dict.fromkeys(names))
 
@@ -551,6 +557,25 @@ def _older_cudnn_candidate(
     )
 
 
+#: The first cuDNN major whose newer minors TensorFlow accepts for a build of an older one:
+#: below it the build asks for its own minor ("Minor version is backward-compatible beginning
+#: with CuDNN 7", IsSourceCompatibleWithCudnnLibrary in
+#: https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/stream_executor/cuda/cuda_dnn.cc).
+_CUDNN_NEWER_MINOR_FROM: Final = 7
+
+
+def _cudnn_rule(loaded: Optional[str], need: str) -> str:
+    """Which cuDNN releases serve a build that needs ``need`` and refused ``loaded``, in words:
+    the build's own minor only where it is of a major before :data:`_CUDNN_NEWER_MINOR_FROM`
+    and refused a newer minor of it; else its major with this minor or newer."""
+    if loaded:
+        have, want = version_key(loaded), version_key(need)
+        if want[:1] < (_CUDNN_NEWER_MINOR_FROM,) and have[:1] == want[:1] and have[:2] > want[:2]:
+            major_minor = ".".join(need.split(".")[:2])
+            return f"{major_minor} itself: this build refused the newer {loaded}"
+    return "same major, this minor or newer"
+
+
 def _older_same_major(loaded: str, need: str) -> bool:
     """Whether cuDNN ``loaded`` is older than ``need`` within the same major release."""
     return version_key(loaded)[:1] == version_key(need)[:1] and version_key(loaded) < version_key(
@@ -587,12 +612,11 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     # As the check does: the right cuDNN, got the release's own way (checks/cuda.py).
     cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
+    loaded = r.cudnn_loaded
     if need:
         fix = Fix(
-            f"TensorFlow needs cuDNN {need} (same major, this minor or newer). {fix.text}",
-            fix.commands,
+            f"TensorFlow needs cuDNN {need} ({_cudnn_rule(loaded, need)}). {fix.text}", fix.commands
         )
-    loaded = r.cudnn_loaded
     if need and loaded and _older_same_major(loaded, need):
         # Older, same major: what tells an older copy first on the path from an older one
         # installed alone is whether a copy of the build's release is on the disk too.

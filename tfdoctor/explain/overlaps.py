@@ -7,6 +7,7 @@ import re
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.servers import server_frame
 from tfdoctor.evidence.traceback import (
     Frame,
@@ -48,6 +49,12 @@ _TB_FRAME = re.compile(
 _WINDOWS_TF_FRAME = re.compile(
     r"[A-Za-z]:/(?:[^/]+/)*?(?:site|dist)-packages/tensorflow(?:_core)?/"
 )
+
+
+#: What shows JAX beside the frameworks' reading (:func:`read_frameworks`): its own modules'
+#: names in a traceback (``jax._src``), jaxlib's sources (``jaxlib/cuda/...``), its runtime
+#: error type under any of its modules' names (``XlaRuntimeError``, later ``JaxRuntimeError``).
+_JAX_SHOWN = re.compile(r"\bjax\._src\.|\bjaxlib[./\\]|\b(?:Xla|Jax)RuntimeError\b")
 
 
 #: A ``from M import ...`` statement, and its module.
@@ -150,6 +157,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not imported_elsewhere
         if need == "wsl-shown":
             return evidence.wsl or evidence.stated.wsl
+        if need == "jax-not-shown":
+            text = evidence.first_text
+            return "JAX" not in read_frameworks(text) and not _JAX_SHOWN.search(text)
         if need == "outside-traceback":
             # The traceback's reading of the same words answers them, where it reads them.
             from tfdoctor.explain.packages import removed_row_reads  # noqa: PLC0415 - a cycle
@@ -342,6 +352,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _abort_names_its_failure(by_cause)
     _driver_fallback_says_why(by_cause, evidence)
     _nccl_names_its_cuda_failure(by_cause)
+    _nccl_shm_is_the_system_error(by_cause)
     _dump_is_the_named_allocators(by_cause)
     _oom_hint_is_the_failures(by_cause, evidence)
     _protoc_label_is_the_files(by_cause, evidence)
@@ -486,8 +497,12 @@ def _driver_fallback_says_why(by_cause: dict[str, list[Hits]], evidence: Evidenc
 
 
 #: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
-#: "unhandled cuda error" it returns.
-_NCCL_CUDA_FAILURE = "NCCL WARN Cuda failure "
+#: "unhandled cuda error" it returns: on NCCL's WARN line, or quoted as the last warning in
+#: XLA's status for the failed call.
+_NCCL_CUDA_FAILURE = re.compile(
+    r"(?:NCCL WARN |Last NCCL warning\(error\) log entry \(may be unrelated\) '{1,2})"
+    r"Cuda failure "
+)
 
 #: Causes whose reading of that warning agrees with an NCCL of another CUDA release: a driver
 #: older than NCCL's CUDA, a GPU NCCL's build has no code for.
@@ -501,13 +516,28 @@ def _nccl_names_its_cuda_failure(by_cause: dict[str, list[Hits]]) -> None:
     if causes.gpu.NCCL_CUDA_MISMATCH not in by_cause:
         return
     if any(
-        _NCCL_CUDA_FAILURE in line
+        _NCCL_CUDA_FAILURE.search(line)
         for cause, hits in by_cause.items()
         if cause != causes.gpu.NCCL_CUDA_MISMATCH and cause not in _NCCL_BUILD_FAILURES
         for hit in hits
         for _, line in hit.citations
     ):
         del by_cause[causes.gpu.NCCL_CUDA_MISMATCH]
+
+
+#: The signatures that read NCCL's system error alone (ncclSystemError, "unhandled system
+#: error"): the result, in whichever program's words, names no step that failed.
+_NCCL_SYSTEM_ERROR = ("nccl-failure", "nccl-system-error-code")
+
+
+def _nccl_shm_is_the_system_error(by_cause: dict[str, list[Hits]]) -> None:
+    """Where NCCL's own warning says it could not create its shared memory (NCCL's line, or
+    XLA's status quoting it as NCCL's last warning), the system error NCCL returned is that
+    failure: the generic collective advice ("run again with NCCL_DEBUG=INFO") goes."""
+    if causes.container.NCCL_SHM_TOO_SMALL not in by_cause:
+        return
+    for signature in _NCCL_SYSTEM_ERROR:
+        _without(by_cause, causes.cluster.CLUSTER_COLLECTIVE_FAILED, signature)
 
 
 #: What says the protoc that asked for a label is 3 or later: its version (``protoc --version``
