@@ -291,9 +291,12 @@ GROUPS = frozenset(
 #: whose code raised it; ``loader-reason-not-python``, no traceback of TensorFlow's loader
 #: failing on a standard module a Python release removed (``No module named 'imp'``, on a
 #: Python not shown older than the removal): TensorFlow's loader printed its words over that
-#: reason, which the removed module's reading names.
+#: reason, which the removed module's reading names; ``keras3-backend-frame``, a traceback frame in
+#: one of Keras 3's backend packages (``keras/src/backend/torch/``), where a framework's own
+#: module missing is what that Keras backend imports, not any other code's import.
 NEEDS = frozenset(
     {
+        "keras3-backend-frame",
         "loader-reason-not-python",
         "outside-traceback",
         "windows-tf-install",

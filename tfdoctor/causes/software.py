@@ -66,7 +66,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import InstallStep, RemovedApi, RemovedApiUser, modules
+from tfdoctor.modules import AddedApi, InstallStep, RemovedApi, RemovedApiUser, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -5110,17 +5110,25 @@ def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_v
     )
 
 
+def added_release_shown(m: Machine, row: AddedApi) -> bool:
+    """Whether the machine (or the log) shows ``row``'s distribution at or above the release
+    that added what the row names: its refusal then says something else than its age (a
+    module of it missing is then an install broken, not an older release)."""
+    installed = m.facts.package(row.dist)
+    return bool(
+        installed is not None
+        and installed.version
+        and version_key(installed.version) >= version_key(row.added_in)
+    )
+
+
 def keras_backend_fix(m: Machine, signature: str) -> Fix:
     """A Keras 3 backend older than what Keras' code calls (the module table's
     ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
     release that added it."""
     row = modules().added_to_dist[signature]
     installed = m.facts.package(row.dist)
-    if (
-        installed is not None
-        and installed.version
-        and version_key(installed.version) >= version_key(row.added_in)
-    ):
+    if installed is not None and added_release_shown(m, row):
         # The release the log shows has it: what failed is another name Keras' check imports
         # beside it (JAX's private cuDNN attention helpers, keras/src/backend/jax/nn.py's
         # _can_use_flash_attention), which changes between JAX releases in either direction.

@@ -65,7 +65,6 @@ from tfdoctor.explain.platform import (
 )
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.explain.software import (
-    _added_row,
     _addon_tools,
     _api_removed,
     _companion,
@@ -79,6 +78,7 @@ from tfdoctor.explain.software import (
     _keras,
     _keras3,
     _keras3_model,
+    _keras_backend_row,
     _library_pin,
     _newer_model,
     _numpy_abi,
@@ -529,9 +529,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.software.LIBRARY_PIN_CONFLICTS: _library_pin,
     causes.code.DEPENDENCY_TOO_OLD_FOR_CODE: _too_old_for_code,
-    causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED: _added_row(
-        causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED, causes.software.keras_backend_fix
-    ),
+    causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED: _keras_backend_row,
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
