@@ -396,6 +396,20 @@ def test_keras3_refusing_a_layer_with_legacy_keras_set_is_the_mix_of_two_kerases
         ("export TF_USE_LEGACY_KERAS=True\n", True),
         # TensorFlow takes only "true", "True" and "1": this leaves Keras 3 as tf.keras.
         ('os.environ["TF_USE_LEGACY_KERAS"] = "yes"\n', False),
+        # Set and then removed before the run: the run's tf.keras is Keras 3.
+        ("$ export TF_USE_LEGACY_KERAS=1\n$ unset TF_USE_LEGACY_KERAS\n", False),
+        ("export TF_USE_LEGACY_KERAS=1\nunset -v KERAS_BACKEND TF_USE_LEGACY_KERAS\n", False),
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\ndel os.environ["TF_USE_LEGACY_KERAS"]\n', False),
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\nos.environ.pop("TF_USE_LEGACY_KERAS")\n', False),
+        ("export TF_USE_LEGACY_KERAS=1\n$ env -u TF_USE_LEGACY_KERAS python run.py\n", False),
+        # Removed, then set again: set.
+        ("unset TF_USE_LEGACY_KERAS\nexport TF_USE_LEGACY_KERAS=1\n", True),
+        ("export TF_USE_LEGACY_KERAS=1\nunset TF_USE_LEGACY\n", True),  # another variable
+        (
+            "export TF_USE_LEGACY_KERAS=1\nunset TF_USE_LEGACY_KERAS\n"
+            "export TF_USE_LEGACY_KERAS=True\n",
+            True,
+        ),
     ],
 )
 def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(

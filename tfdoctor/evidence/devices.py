@@ -262,14 +262,35 @@ _ASSIGNMENT = (
 )
 
 
+#: The variable removed where the log shows it: the shell's ``unset X`` (bash's builtin, which
+#: takes several names and -v), ``env -u X`` (coreutils), Python's ``del os.environ["X"]``,
+#: ``os.environ.pop("X")`` and ``os.unsetenv("X")``, PowerShell's ``Remove-Item Env:X``.
+#: https://www.gnu.org/software/bash/manual/html_node/Bourne-Shell-Builtins.html#index-unset
+#: https://docs.python.org/3/library/os.html#os.environ
+_UNSETTING = (
+    r"\bunset(?:[ \t]+-v)?(?:[ \t]+\w+){{0,20}}?[ \t]+{name}\b"
+    r"|\benv\b[^\n]{{0,200}}?[ \t]-u[ \t]*{name}\b"
+    r"|\bdel[ \t]+os\.environ\[['\"]{name}['\"]\]"
+    r"|\bos\.(?:environ\.pop|unsetenv)\([ \t]*['\"]{name}['\"]"
+    r"|\bRemove-Item[ \t]+Env:\\?{name}\b"
+)
+
+
 @functools.lru_cache(maxsize=8)
 def _assignment(name: str) -> re.Pattern[str]:
     return re.compile(_ASSIGNMENT.format(name=re.escape(name)))
 
 
+@functools.lru_cache(maxsize=8)
+def _unsetting(name: str) -> re.Pattern[str]:
+    return re.compile(_UNSETTING.format(name=re.escape(name)))
+
+
 def variable_set(text: str, name: str) -> Optional[str]:
     """The value environment variable ``name`` is set to where ``text`` shows it set ('' for an
-    empty one); None where it is not set in it, or only echoed (``X=$X``)."""
+    empty one); None where it is not set in it, or only echoed (``X=$X``), or where the last
+    the text shows of it removes it (``unset X`` after ``export X=1``: the later command runs
+    without it)."""
     # The pattern opens with a word boundary, which keeps the engine from looking for the
     # name as a literal: it would try every place of a long head. The name's own search says
     # first whether it is there at all (a block's shapes answer, where the text is a block's).
@@ -278,6 +299,14 @@ def variable_set(text: str, name: str) -> Optional[str]:
     match = _assignment(name).search(text)
     if match is None:
         return None
+    # Commands run in the order shown: an unset after the assignment, with no assignment
+    # after it, leaves the variable unset for what follows.
+    removed = [u.start() for u in _unsetting(name).finditer(text, match.end())]
+    if removed:
+        again = [a for a in _assignment(name).finditer(text, removed[-1]) if a.group(0)]
+        if not again:
+            return None
+        match = again[-1]
     return match.group("quoted") if match.group("quote") else match.group("value")
 
 
