@@ -424,6 +424,49 @@ def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(
         assert causes == ["tf-keras-missing", "keras-standalone-mixed-with-tf-keras"]
 
 
+#: Keras 2's functional model (tf_keras here) refusing an input it does not know as its own
+#: KerasTensor, the object printed after "Got: ".
+_FUNCTIONAL_REFUSAL = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/u/proj/build.py", line 22, in <module>\n'
+    "    model = tf_keras.Model(inputs=inp, outputs=out)\n"
+    '  File "/home/u/venv/lib/python3.11/site-packages/tf_keras/src/engine/functional_utils.py", '
+    "line 60, in is_input_keras_tensor\n"
+    "    raise ValueError(_KERAS_TENSOR_TYPE_CHECK_ERROR_MSG.format(tensor))\n"
+    "ValueError: Found unexpected instance while processing input tensors for keras functional "
+    "model. Expecting KerasTensor which is from tf.keras.Input() or output from keras layer "
+    "call(). Got: {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "got",
+    [
+        # Keras 3.0's repr, and the later one with ragged.
+        "<KerasTensor shape=(None, 128), dtype=float32, sparse=False, name=keras_tensor>",
+        "<KerasTensor shape=(None, 8), dtype=float32, sparse=False, ragged=False, name=ids>",
+    ],
+)
+def test_keras2_functional_model_given_a_keras3_tensor_is_two_kerases_mixed(got: str) -> None:
+    report = _explain(_FUNCTIONAL_REFUSAL.format(got))
+    finding = _one(report, "keras-standalone-mixed-with-tf-keras")
+    assert finding.severity is Severity.ERROR
+    assert "from tf_keras import" in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "got",
+    [
+        'Tensor("dense/Relu:0", shape=(None, 4), dtype=float32)',
+        "<tf.Tensor: shape=(2, 4), dtype=float32, numpy=...>",
+        "[[0.1 0.2]]",
+    ],
+)
+def test_keras2_functional_model_given_no_keras_tensor_names_no_keras_mix(got: str) -> None:
+    report = _explain(_FUNCTIONAL_REFUSAL.format(got))
+    assert not {x.cause for x in report.findings} & {"keras-standalone-mixed-with-tf-keras"}
+
+
 @pytest.mark.parametrize(
     "cls",
     [
