@@ -335,15 +335,46 @@ def _dynamo_log(src: bool = True, site: str = "/home/ana/venv/lib/python3.10/sit
 
 
 @pytest.mark.parametrize("src", [True, False], ids=["keras-src", "keras-3.0-tree"])
-def test_keras_torch_backend_without_dynamo_is_a_torch_older_than_2_0(src: bool) -> None:
-    found = _only(explained(_dynamo_log(src)), "keras-backend-version-unsupported")
-    assert found.severity is Severity.ERROR
-    row = modules().added_to_dist["keras-torch-backend-dynamo-missing"]
-    assert (row.dist, row.module) == ("torch", "torch._dynamo")
-    text = fix_text(found)
-    assert f'"torch>={row.added_in}"' in text
-    assert "torch._dynamo" in text
-    _none_of(explained(_dynamo_log(src)), "wheel-mismatch")
+def test_keras_torch_backend_without_dynamo_and_no_torch_shown_gives_both_readings(
+    src: bool,
+) -> None:
+    # No torch release shown: an install broken first, then a torch older than 2.0, which
+    # `pip show torch` tells apart.
+    report = explained(_dynamo_log(src))
+    causes = [x.cause for x in report.findings]
+    assert causes[:2] == ["wheel-mismatch", "keras-backend-version-unsupported"]
+    assert "pip show torch" in fix_text(report.findings[0])
+    older = report.findings[1]
+    assert older.severity is Severity.ERROR
+    assert 'pip install "torch>=2.0.0"' in fix_text(older)
+    assert "torch._dynamo" in fix_text(older)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "$ pip list\nPackage    Version\n---------- -------\nkeras      3.3.3\ntorch      2.1.0\n",
+        '$ python -c "import torch; print(torch.__version__)"\n2.1.0+cu121\n',
+        "$ pip show torch\nName: torch\nVersion: 2.1.0\n",
+    ],
+    ids=["pip-list", "version-echoed", "pip-show"],
+)
+def test_keras_torch_backend_without_dynamo_under_a_torch_2_the_log_shows_is_a_broken_torch(
+    shown: str,
+) -> None:
+    report = explained(shown + _dynamo_log())
+    _none_of(report, "keras-backend-version-unsupported")
+    found = _only(report, "wheel-mismatch")
+    assert 'pip install --force-reinstall --no-deps "torch==2.1.0"' in fix_text(found)
+
+
+def test_keras_torch_backend_without_dynamo_under_a_torch_1_the_log_shows_is_its_age() -> None:
+    shown = "$ pip list\nPackage    Version\n---------- -------\ntorch      1.13.1\n"
+    report = explained(shown + _dynamo_log())
+    _none_of(report, "wheel-mismatch")
+    assert 'pip install "torch>=2.0.0"' in fix_text(
+        _only(report, "keras-backend-version-unsupported")
+    )
 
 
 def test_keras_torch_backend_without_dynamo_under_torch_2_is_a_broken_torch() -> None:

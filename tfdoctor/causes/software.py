@@ -37,7 +37,7 @@ from tfdoctor.causes.common import (
     unset_env,
     unset_env_lines,
 )
-from tfdoctor.causes.platform import python_64bit_fix
+from tfdoctor.causes.platform import WHEEL_MISMATCH, python_64bit_fix
 from tfdoctor.compat import (
     Verdict,
     best_of,
@@ -5110,16 +5110,31 @@ def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_v
     )
 
 
-def added_release_shown(m: Machine, row: AddedApi) -> bool:
-    """Whether the machine (or the log) shows ``row``'s distribution at or above the release
-    that added what the row names: its refusal then says something else than its age (a
-    module of it missing is then an install broken, not an older release)."""
+def added_release_shown(m: Machine, row: AddedApi) -> Optional[str]:
+    """The release of ``row``'s distribution the machine (or the log) shows, where it is at or
+    above the release that added what the row names: its refusal then says something else
+    than its age (a module of it missing is then an install broken, not an older release).
+    None where no release is shown or the one shown is older."""
     installed = m.facts.package(row.dist)
-    return bool(
-        installed is not None
-        and installed.version
-        and version_key(installed.version) >= version_key(row.added_in)
+    if installed is None or not installed.version:
+        return None
+    return (
+        installed.version if version_key(installed.version) >= version_key(row.added_in) else None
     )
+
+
+def added_module_causes(m: Machine, row: AddedApi) -> tuple[CauseId, ...]:
+    """The readings, most likely first, of a Keras 3 backend's framework lacking the module
+    ``row`` names (torch._dynamo): under a release shown at or above the one that added it,
+    that install broken (wheel-mismatch); under an older one shown, its age
+    (keras-backend-version-unsupported); where the log shows no release, both, in that order,
+    which ``pip show`` of the framework tells apart."""
+    installed = m.facts.package(row.dist)
+    if installed is None or not installed.version:
+        return (WHEEL_MISMATCH, KERAS_BACKEND_VERSION_UNSUPPORTED)
+    if added_release_shown(m, row):
+        return (WHEEL_MISMATCH,)
+    return (KERAS_BACKEND_VERSION_UNSUPPORTED,)
 
 
 def keras_backend_fix(m: Machine, signature: str) -> Fix:
@@ -5127,19 +5142,19 @@ def keras_backend_fix(m: Machine, signature: str) -> Fix:
     ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
     release that added it."""
     row = modules().added_to_dist[signature]
-    installed = m.facts.package(row.dist)
-    if installed is not None and added_release_shown(m, row):
+    have = added_release_shown(m, row)
+    if have and not row.module:
         # The release the log shows has it: what failed is another name Keras' check imports
         # beside it (JAX's private cuDNN attention helpers, keras/src/backend/jax/nn.py's
         # _can_use_flash_attention), which changes between JAX releases in either direction.
         return Fix(
             f"Keras says {row.dist} is too old, but the installed {row.dist} "
-            f"{installed.version} has {row.what} ({row.added_in} added it): what failed is "
+            f"{have} has {row.what} ({row.added_in} added it): what failed is "
             f"another {row.dist} name Keras' check imports beside it ({row.dist}'s private "
             "attention helpers, which change from release to release). Install the "
             f"{row.dist} release this Keras release was tested with (its "
             f"requirements-{row.dist}-cuda.txt names it), or a Keras (and KerasHub) release "
-            f"made for {row.dist} {installed.version}.",
+            f"made for {row.dist} {have}.",
             m.pip(f"show keras {row.dist}"),
         )
     if normalize_name(row.dist) == "jax":

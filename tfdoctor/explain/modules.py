@@ -188,24 +188,12 @@ def _keras_backend_missing(tb: Traceback, module: str, m: Machine) -> Optional[F
         if module.split(".", 1)[0] != dist:
             return None
         added = module_added(module)
-        shown = added is not None and causes.software.added_release_shown(m, added[1])
-        # "'torch' is not a package" (importlib's _find_and_load_unlocked): the name is a plain
-        # module, a file of the user's named like the framework, which no release mends.
-        plain = tb.missing_module is not None and "is not a package" in tb.missing_module.after
-        if module != dist and added is not None and not shown and not plain:
-            # A module a later release of the framework added (torch._dynamo, in torch 2.0):
-            # the backend is older than Keras' code, not broken; the module table's row names
-            # the release, as its signature's words read with this frame.
-            return causes.finding(
-                f"explain.{causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED}",
-                Severity.ERROR,
-                causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED,
-                f"Keras 3's {backend} backend imports {module}, which {dist} has from "
-                f"{added[1].added_in}",
-                f"{tb.where}: {tb.type}: {tb.message}\nThe frame {frame.path} is Keras 3's "
-                f"{backend} backend, which imports {added[1].what} as it loads.",
-                causes.software.keras_backend_fix(m, added[0]),
-            )
+        if added is not None and causes.platform.WHEEL_MISMATCH not in (
+            causes.software.added_module_causes(m, added[1])
+        ):
+            # A module a later release added (torch._dynamo, torch 2.0) under an older
+            # release shown: its age, which the module table's row and its signature read.
+            return None
         if module != dist:
             # ``No module named 'torch._C'``: the package imported and its own submodule did
             # not, so the backend is installed, broken or built for another Python.
