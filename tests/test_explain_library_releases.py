@@ -405,6 +405,21 @@ def test_keras_torch_backend_without_dynamo_under_torch_1_names_the_release() ->
             id="the-user-s-own-import",
         ),
         pytest.param("ModuleNotFoundError: No module named 'torch._dynamo'\n", id="no-frame"),
+        # Another traceback of the log passes through Keras' torch backend: not this one's.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/bench.py", line 3, in <module>\n'
+            "    import torch._dynamo\n"
+            "ModuleNotFoundError: No module named 'torch._dynamo'\n"
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/train.py", line 9, in <module>\n'
+            "    y = model(x)\n"
+            '  File "/usr/lib/python3.10/site-packages/keras/src/backend/torch/core.py", '
+            "line 40, in convert_to_tensor\n"
+            '    raise ValueError("bad dtype")\n'
+            "ValueError: bad dtype\n",
+            id="another-traceback-s-frame",
+        ),
         pytest.param(
             _dynamo_log().replace("torch._dynamo", "torch._dynamo_utils"), id="another-module"
         ),

@@ -80,8 +80,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     (:data:`_WINDOWS_TF_FRAME`) and no line in Windows' own words (``windows-words``: the
     refusal printed, whose reason its own line reads); ``outside-traceback`` no traceback
     whose exception line is the hit's (that traceback's reading answers it, its frames showing
-    whose code raised it); ``keras3-backend-frame`` a frame in a Keras 3 backend's package (a
-    framework's module missing is that backend's import there, another program's elsewhere)."""
+    whose code raised it); ``keras3-backend-frame`` a frame in a Keras 3 backend's package in
+    the traceback whose exception line is the hit's (a framework's module missing is that
+    backend's import there, another program's elsewhere)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -162,7 +163,14 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
                 for _, line in hit.citations
             )
         if need == "keras3-backend-frame":
-            return any(keras3_backend_of(p) for p in frames)
+            # A frame of the traceback whose exception line the hit cites, not of another
+            # traceback of the log (another program's import failing elsewhere).
+            return any(
+                keras3_backend_of(f.path.replace("\\", "/"))
+                for tb in evidence.tracebacks
+                if tb.message and any(tb.message in line for _, line in hit.citations)
+                for f in tb.frames
+            )
         if need == "loader-reason-not-python":
             return not any(_python_import_reason(tb) for tb in evidence.tracebacks)
         if need == "windows-tf-install":
