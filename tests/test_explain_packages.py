@@ -13,6 +13,7 @@ import pytest
 
 from tests import factories as f
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor.evidence.devices import visible_devices_set
 from tfdoctor.evidence.packages import (
     Conflict,
     read_conda_rows,
@@ -401,7 +402,22 @@ def test_keras3_refusing_a_layer_with_legacy_keras_set_is_the_mix_of_two_kerases
         ("export TF_USE_LEGACY_KERAS=1\nunset -v KERAS_BACKEND TF_USE_LEGACY_KERAS\n", False),
         ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\ndel os.environ["TF_USE_LEGACY_KERAS"]\n', False),
         ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\nos.environ.pop("TF_USE_LEGACY_KERAS")\n', False),
-        ("export TF_USE_LEGACY_KERAS=1\n$ env -u TF_USE_LEGACY_KERAS python run.py\n", False),
+        ("export TF_USE_LEGACY_KERAS=1\nexport -n TF_USE_LEGACY_KERAS\n", False),
+        ("$ export TF_USE_LEGACY_KERAS=1\n$ cd proj && unset TF_USE_LEGACY_KERAS\n", False),
+        (
+            "PS C:\\proj> $env:TF_USE_LEGACY_KERAS=1\n"
+            "PS C:\\proj> Remove-Item Env:TF_USE_LEGACY_KERAS\n",
+            False,
+        ),
+        # env -u runs that one command without it; the shell that runs the next keeps it.
+        ("export TF_USE_LEGACY_KERAS=1\n$ env -u TF_USE_LEGACY_KERAS nvidia-smi\n", True),
+        # os.unsetenv leaves os.environ, which TensorFlow reads, as it was.
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\nos.unsetenv("TF_USE_LEGACY_KERAS")\n', True),
+        # The last assignment stands.
+        ("export TF_USE_LEGACY_KERAS=0\nexport TF_USE_LEGACY_KERAS=1\n", True),
+        # Prose and comments remove nothing.
+        ("export TF_USE_LEGACY_KERAS=1\n# never unset TF_USE_LEGACY_KERAS here\n", True),
+        ("export TF_USE_LEGACY_KERAS=1\nYou may unset TF_USE_LEGACY_KERAS later.\n", True),
         # Removed, then set again: set.
         ("unset TF_USE_LEGACY_KERAS\nexport TF_USE_LEGACY_KERAS=1\n", True),
         ("export TF_USE_LEGACY_KERAS=1\nunset TF_USE_LEGACY\n", True),  # another variable
@@ -422,6 +438,34 @@ def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(
         assert report.findings[0].severity is Severity.ERROR
     else:
         assert causes == ["tf-keras-missing", "keras-standalone-mixed-with-tf-keras"]
+
+
+_NO_GPU_LISTED = (
+    "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1234)\n"
+    "$ python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n"
+    "[]\n"
+)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # One command run without it (coreutils' env -u); the shell keeps it.
+        "$ env -u CUDA_VISIBLE_DEVICES nvidia-smi -L\n",
+        # A comment, not a command.
+        "# tip: never unset CUDA_VISIBLE_DEVICES on the shared box\n",
+    ],
+    ids=["env-u", "comment"],
+)
+def test_a_removal_that_is_no_command_of_the_shell_leaves_the_variable_set(after: str) -> None:
+    log = "$ export CUDA_VISIBLE_DEVICES=-1\n" + after + _NO_GPU_LISTED
+    assert visible_devices_set(log) == "-1"
+    assert _explain(log).findings[0].cause == "cuda-visible-devices-hidden"
+
+
+def test_a_removal_by_the_shell_leaves_the_variable_unset() -> None:
+    log = "$ export CUDA_VISIBLE_DEVICES=-1\n$ unset CUDA_VISIBLE_DEVICES\n" + _NO_GPU_LISTED
+    assert visible_devices_set(log) is None
 
 
 #: Keras 2's functional model (tf_keras here) refusing an input it does not know as its own
