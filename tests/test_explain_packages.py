@@ -495,7 +495,31 @@ def test_keras2_functional_model_given_a_keras3_tensor_is_two_kerases_mixed(got:
     report = _explain(_FUNCTIONAL_REFUSAL.format(got))
     finding = _one(report, "keras-standalone-mixed-with-tf-keras")
     assert finding.severity is Severity.ERROR
-    assert "from tf_keras import" in _fix(finding)
+    text = _fix(finding)
+    assert "import Input and Model from the same Keras" in text
+    assert "`from tf_keras import Input, Model`" in text
+    assert "`from keras import Input, Model`" in text
+    assert "the layer added to it" not in text
+    assert finding.fix is not None
+    assert any("show keras tf-keras" in c for c in finding.fix.commands)
+
+
+_KERAS3_GOT = "<KerasTensor shape=(None, 128), dtype=float32, sparse=False, name=keras_tensor>"
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        'INFO:root:seen before: "{}"\n',
+        "> {}\n",
+        "{}\n",
+    ],
+    ids=["a-logger-s-quote", "a-reply-s-quote", "no-traceback"],
+)
+def test_keras2_functional_refusal_quoted_outside_a_traceback_is_not_read(quoted: str) -> None:
+    line = _FUNCTIONAL_REFUSAL.format(_KERAS3_GOT).splitlines()[-1]
+    report = _explain(quoted.format(line))
+    assert not {x.cause for x in report.findings} & {"keras-standalone-mixed-with-tf-keras"}
 
 
 @pytest.mark.parametrize(

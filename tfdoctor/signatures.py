@@ -293,9 +293,12 @@ GROUPS = frozenset(
 #: Python not shown older than the removal): TensorFlow's loader printed its words over that
 #: reason, which the removed module's reading names; ``keras3-backend-frame``, a traceback frame in
 #: one of Keras 3's backend packages (``keras/src/backend/torch/``), where a framework's own
-#: module missing is what that Keras backend imports, not any other code's import.
+#: module missing is what that Keras backend imports, not any other code's import;
+#: ``exception-line``, a traceback whose exception line is the hit's line: the words raised, not
+#: quoted (a logger's line, a reply's ``>`` quote of one line).
 NEEDS = frozenset(
     {
+        "exception-line",
         "keras3-backend-frame",
         "loader-reason-not-python",
         "outside-traceback",

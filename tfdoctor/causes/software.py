@@ -2654,11 +2654,24 @@ def keras3_model_fix(m: Machine) -> Fix:
     return Fix(text, commands)
 
 
-def keras_mixed_fix(layer_package: Optional[str]) -> Fix:
+def keras_mixed_fix(layer_package: Optional[str], keras3_input: Optional[Machine] = None) -> Fix:
     """One model built of two Kerases' objects (``layer_package``: the import package of the
     refused layer's class where the message shows it, else None): every Keras name from the
     Keras the layer's library is built on, or that library's release for the other Keras.
-    Nothing is reinstalled: both Kerases work, the code mixes them."""
+    Nothing is reinstalled: both Kerases work, the code mixes them. ``keras3_input``, the
+    machine where Keras 2's functional Model refused a Keras 3 KerasTensor (a ``keras.Input``
+    of Keras 3 given to a ``Model`` of Keras 2): Input and Model from one Keras."""
+    if keras3_input is not None:
+        return Fix(
+            "The model's input is a KerasTensor of Keras 3 (a `keras.Input` of the keras "
+            "package, 3.x) and the Model taking it is Keras 2's (tf_keras, or tf.keras under "
+            "TF_USE_LEGACY_KERAS): import Input and Model from the same Keras, "
+            "`from tf_keras import Input, Model` (with `import tf_keras as keras` for the "
+            "layers) to stay on Keras 2, or `from keras import Input, Model` alone, with "
+            "TF_USE_LEGACY_KERAS unset, for Keras 3. The command shows which Keras each name "
+            "comes from.",
+            keras3_input.pip("show keras tf-keras"),
+        )
     dist = modules().distribution(layer_package) if layer_package else None
     library = (
         f"the refused layer is {dist or layer_package}'s (the message shows its class): "

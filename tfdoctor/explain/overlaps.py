@@ -162,6 +162,11 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
                 for tb in evidence.tracebacks
                 for _, line in hit.citations
             )
+        if need == "exception-line":
+            return any(
+                tb.frames and tb.message and any(tb.message in line for _, line in hit.citations)
+                for tb in evidence.tracebacks
+            )
         if need == "keras3-backend-frame":
             # A frame of the traceback whose exception line the hit cites, not of another
             # traceback of the log (another program's import failing elsewhere).
