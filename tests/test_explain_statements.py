@@ -1276,7 +1276,10 @@ def test_a_name_missing_from_keras_src_is_not_said_to_have_moved_among_keras_2_6
     shown = f"$ pip show keras\nName: keras\nVersion: {keras}\n" if keras else ""
     log = shown + "AttributeError: module 'keras.src.backend' has no attribute 'flatten'\n"
     report = explained(log)
-    assert report.findings
+    top = report.findings[0]
+    assert top.cause == "api-removed"
+    assert top.severity is Severity.WARNING
+    assert "`keras.src.backend.flatten` is not in the installed Keras" in fix_text(top)
     assert not any(
         "from keras.backend import flatten" in fix_text(x) for x in report.findings if x.fix
     )
