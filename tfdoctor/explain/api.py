@@ -78,6 +78,7 @@ from tfdoctor.scan.api import (
     NameReleases,
     bundled_lines,
     keras2_homes,
+    keras2_listing_describes,
     keras2_module_exports,
     keras2_module_last,
     keras_keyword_releases,
@@ -2017,11 +2018,7 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
     exports under public names (keras.utils.pad_sequences): ``import keras`` of 2.6 to 2.12 is
     Keras' implementation, whose modules moved between releases; the public name stays."""
     asked = _keras_name(tb)
-    if asked is None or asked.module.startswith("keras.src."):
-        # keras.src is the tree of Keras 2.13 to 2.15 and of Keras 3 (2.13 moved Keras 2's
-        # modules under keras/src/; Keras 3's keras/src/backend/ is a package of backends that
-        # holds none of Keras 2's keras.backend functions), which the 2.6-2.12 listing does
-        # not describe: https://github.com/keras-team/keras/tree/v3.3.3/keras/src/backend
+    if asked is None or not keras2_listing_describes(asked.module):
         return None
     module, attr = asked.module, asked.name
     # Two of Keras 2's modules exporting one public name: it moved between the releases the
