@@ -291,6 +291,151 @@ def test_a_well_formed_added_row_is_read() -> None:
     assert table.added_to_dist["some-signature"].added_in == "3.3.0"
 
 
+@pytest.mark.parametrize(
+    ("module", "error"),
+    [
+        pytest.param("matplotlib._imshow", "", id="dotted"),
+        pytest.param("matplotlib", "module", id="a-package-alone"),
+        pytest.param("matplotlib/_imshow", "module", id="a-path"),
+    ],
+)
+def test_an_added_row_s_module_is_a_dotted_name(module: str, error: str) -> None:
+    text = _TABLE.format(signature="some-signature", release="3.3.0").replace(
+        'what: "w",', f'what: "w", module: "{module}",'
+    )
+    if error:
+        with pytest.raises(ModulesError, match=error):
+            parse_modules(text)
+        return
+    assert parse_modules(text).added_to_dist["some-signature"].module == module
+
+
+# --- Keras 3's torch backend on a torch without torch._dynamo --------------------------------
+
+#: `import keras` with KERAS_BACKEND=torch: the backend's package imports its random module,
+#: whose first lines import torch._dynamo (keras/src/backend/torch/random.py; the 3.0.0 source
+#: tree kept it at keras/backend/torch/random.py).
+_DYNAMO = """Traceback (most recent call last):
+  File "/home/ana/proj/train.py", line 2, in <module>
+    import keras
+  File "{site}/keras/__init__.py", line 7, in <module>
+    from keras.api import DTypePolicy
+  File "{site}/keras/{src}backend/__init__.py", line 44, in <module>
+    from keras.{dotted}backend.torch import *  # noqa: F403
+  File "{site}/keras/{src}backend/torch/__init__.py", line 22, in <module>
+    from keras.{dotted}backend.torch import random
+  File "{site}/keras/{src}backend/torch/random.py", line 2, in <module>
+    import torch._dynamo as dynamo
+ModuleNotFoundError: No module named 'torch._dynamo'
+"""
+
+
+def _dynamo_log(src: bool = True, site: str = "/home/ana/venv/lib/python3.10/site-packages") -> str:
+    return _DYNAMO.format(site=site, src="src/" if src else "", dotted="src." if src else "")
+
+
+@pytest.mark.parametrize("src", [True, False], ids=["keras-src", "keras-3.0-tree"])
+def test_keras_torch_backend_without_dynamo_and_no_torch_shown_gives_both_readings(
+    src: bool,
+) -> None:
+    # No torch release shown: an install broken first, then a torch older than 2.0, which
+    # `pip show torch` tells apart.
+    report = explained(_dynamo_log(src))
+    causes = [x.cause for x in report.findings]
+    assert causes[:2] == ["wheel-mismatch", "keras-backend-version-unsupported"]
+    assert "pip show torch" in fix_text(report.findings[0])
+    older = report.findings[1]
+    assert older.severity is Severity.ERROR
+    assert 'pip install "torch>=2.0.0"' in fix_text(older)
+    assert "torch._dynamo" in fix_text(older)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "$ pip list\nPackage    Version\n---------- -------\nkeras      3.3.3\ntorch      2.1.0\n",
+        '$ python -c "import torch; print(torch.__version__)"\n2.1.0+cu121\n',
+        "$ pip show torch\nName: torch\nVersion: 2.1.0\n",
+    ],
+    ids=["pip-list", "version-echoed", "pip-show"],
+)
+def test_keras_torch_backend_without_dynamo_under_a_torch_2_the_log_shows_is_a_broken_torch(
+    shown: str,
+) -> None:
+    report = explained(shown + _dynamo_log())
+    _none_of(report, "keras-backend-version-unsupported")
+    found = _only(report, "wheel-mismatch")
+    assert 'pip install --force-reinstall --no-deps "torch==2.1.0"' in fix_text(found)
+
+
+def test_keras_torch_backend_without_dynamo_under_a_torch_1_the_log_shows_is_its_age() -> None:
+    shown = "$ pip list\nPackage    Version\n---------- -------\ntorch      1.13.1\n"
+    report = explained(shown + _dynamo_log())
+    _none_of(report, "wheel-mismatch")
+    assert 'pip install "torch>=2.0.0"' in fix_text(
+        _only(report, "keras-backend-version-unsupported")
+    )
+
+
+def test_keras_torch_backend_without_dynamo_under_torch_2_is_a_broken_torch() -> None:
+    # torch 2.0 and later carry torch._dynamo: the module missing there is an install cut
+    # short or built for another Python, which no newer release mends.
+    machine = f.facts(packages=f.packages(f.pkg("torch", "2.1.0"), f.pkg("keras", "3.8.0")))
+    report = explained(_dynamo_log(), facts=machine)
+    _none_of(report, "keras-backend-version-unsupported")
+    found = _only(report, "wheel-mismatch")
+    assert "--force-reinstall" in fix_text(found)
+    assert "torch>=2.0.0" not in fix_text(found)
+
+
+def test_keras_torch_backend_without_dynamo_under_torch_1_names_the_release() -> None:
+    machine = f.facts(packages=f.packages(f.pkg("torch", "1.13.1"), f.pkg("keras", "3.8.0")))
+    found = _only(explained(_dynamo_log(), facts=machine), "keras-backend-version-unsupported")
+    assert 'torch>=2.0.0"' in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/home/ana/proj/bench.py", line 3, in <module>\n'
+            "    import torch._dynamo as dynamo\n"
+            "ModuleNotFoundError: No module named 'torch._dynamo'\n",
+            id="the-user-s-own-import",
+        ),
+        pytest.param("ModuleNotFoundError: No module named 'torch._dynamo'\n", id="no-frame"),
+        # Another traceback of the log passes through Keras' torch backend: not this one's.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/bench.py", line 3, in <module>\n'
+            "    import torch._dynamo\n"
+            "ModuleNotFoundError: No module named 'torch._dynamo'\n"
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/train.py", line 9, in <module>\n'
+            "    y = model(x)\n"
+            '  File "/usr/lib/python3.10/site-packages/keras/src/backend/torch/core.py", '
+            "line 40, in convert_to_tensor\n"
+            '    raise ValueError("bad dtype")\n'
+            "ValueError: bad dtype\n",
+            id="another-traceback-s-frame",
+        ),
+        pytest.param(
+            _dynamo_log().replace("torch._dynamo", "torch._dynamo_utils"), id="another-module"
+        ),
+        # Python adds that torch is no package: a file named torch.py, not a torch release.
+        pytest.param(
+            _dynamo_log().replace(
+                "'torch._dynamo'\n", "'torch._dynamo'; 'torch' is not a package\n"
+            ),
+            id="a-file-named-torch",
+        ),
+    ],
+)
+def test_torch_dynamo_missing_outside_keras_backend_is_not_keras_s(log: str) -> None:
+    _none_of(explained(log), "keras-backend-version-unsupported")
+
+
 def test_a_name_the_table_does_not_list_of_a_listed_module_keeps_the_callers_reading() -> None:
     # The table answers the names it lists; another name of the same module, asked by an
     # installed library's frame, is that library's release against the module's.

@@ -13,6 +13,7 @@ import pytest
 
 from tests import factories as f
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor.evidence.devices import visible_devices_set
 from tfdoctor.evidence.packages import (
     Conflict,
     read_conda_rows,
@@ -396,6 +397,35 @@ def test_keras3_refusing_a_layer_with_legacy_keras_set_is_the_mix_of_two_kerases
         ("export TF_USE_LEGACY_KERAS=True\n", True),
         # TensorFlow takes only "true", "True" and "1": this leaves Keras 3 as tf.keras.
         ('os.environ["TF_USE_LEGACY_KERAS"] = "yes"\n', False),
+        # Set and then removed before the run: the run's tf.keras is Keras 3.
+        ("$ export TF_USE_LEGACY_KERAS=1\n$ unset TF_USE_LEGACY_KERAS\n", False),
+        ("export TF_USE_LEGACY_KERAS=1\nunset -v KERAS_BACKEND TF_USE_LEGACY_KERAS\n", False),
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\ndel os.environ["TF_USE_LEGACY_KERAS"]\n', False),
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\nos.environ.pop("TF_USE_LEGACY_KERAS")\n', False),
+        ("export TF_USE_LEGACY_KERAS=1\nexport -n TF_USE_LEGACY_KERAS\n", False),
+        ("$ export TF_USE_LEGACY_KERAS=1\n$ cd proj && unset TF_USE_LEGACY_KERAS\n", False),
+        (
+            "PS C:\\proj> $env:TF_USE_LEGACY_KERAS=1\n"
+            "PS C:\\proj> Remove-Item Env:TF_USE_LEGACY_KERAS\n",
+            False,
+        ),
+        # env -u runs that one command without it; the shell that runs the next keeps it.
+        ("export TF_USE_LEGACY_KERAS=1\n$ env -u TF_USE_LEGACY_KERAS nvidia-smi\n", True),
+        # os.unsetenv leaves os.environ, which TensorFlow reads, as it was.
+        ('os.environ["TF_USE_LEGACY_KERAS"] = "1"\nos.unsetenv("TF_USE_LEGACY_KERAS")\n', True),
+        # The last assignment stands.
+        ("export TF_USE_LEGACY_KERAS=0\nexport TF_USE_LEGACY_KERAS=1\n", True),
+        # Prose and comments remove nothing.
+        ("export TF_USE_LEGACY_KERAS=1\n# never unset TF_USE_LEGACY_KERAS here\n", True),
+        ("export TF_USE_LEGACY_KERAS=1\nYou may unset TF_USE_LEGACY_KERAS later.\n", True),
+        # Removed, then set again: set.
+        ("unset TF_USE_LEGACY_KERAS\nexport TF_USE_LEGACY_KERAS=1\n", True),
+        ("export TF_USE_LEGACY_KERAS=1\nunset TF_USE_LEGACY\n", True),  # another variable
+        (
+            "export TF_USE_LEGACY_KERAS=1\nunset TF_USE_LEGACY_KERAS\n"
+            "export TF_USE_LEGACY_KERAS=True\n",
+            True,
+        ),
     ],
 )
 def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(
@@ -408,6 +438,101 @@ def test_the_logs_own_legacy_keras_setting_decides_between_the_readings(
         assert report.findings[0].severity is Severity.ERROR
     else:
         assert causes == ["tf-keras-missing", "keras-standalone-mixed-with-tf-keras"]
+
+
+_NO_GPU_LISTED = (
+    "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1234)\n"
+    "$ python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n"
+    "[]\n"
+)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # One command run without it (coreutils' env -u); the shell keeps it.
+        "$ env -u CUDA_VISIBLE_DEVICES nvidia-smi -L\n",
+        # A comment, not a command.
+        "# tip: never unset CUDA_VISIBLE_DEVICES on the shared box\n",
+    ],
+    ids=["env-u", "comment"],
+)
+def test_a_removal_that_is_no_command_of_the_shell_leaves_the_variable_set(after: str) -> None:
+    log = "$ export CUDA_VISIBLE_DEVICES=-1\n" + after + _NO_GPU_LISTED
+    assert visible_devices_set(log) == "-1"
+    assert _explain(log).findings[0].cause == "cuda-visible-devices-hidden"
+
+
+def test_a_removal_by_the_shell_leaves_the_variable_unset() -> None:
+    log = "$ export CUDA_VISIBLE_DEVICES=-1\n$ unset CUDA_VISIBLE_DEVICES\n" + _NO_GPU_LISTED
+    assert visible_devices_set(log) is None
+
+
+#: Keras 2's functional model (tf_keras here) refusing an input it does not know as its own
+#: KerasTensor, the object printed after "Got: ".
+_FUNCTIONAL_REFUSAL = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/u/proj/build.py", line 22, in <module>\n'
+    "    model = tf_keras.Model(inputs=inp, outputs=out)\n"
+    '  File "/home/u/venv/lib/python3.11/site-packages/tf_keras/src/engine/functional_utils.py", '
+    "line 60, in is_input_keras_tensor\n"
+    "    raise ValueError(_KERAS_TENSOR_TYPE_CHECK_ERROR_MSG.format(tensor))\n"
+    "ValueError: Found unexpected instance while processing input tensors for keras functional "
+    "model. Expecting KerasTensor which is from tf.keras.Input() or output from keras layer "
+    "call(). Got: {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "got",
+    [
+        # Keras 3.0's repr, and the later one with ragged.
+        "<KerasTensor shape=(None, 128), dtype=float32, sparse=False, name=keras_tensor>",
+        "<KerasTensor shape=(None, 8), dtype=float32, sparse=False, ragged=False, name=ids>",
+    ],
+)
+def test_keras2_functional_model_given_a_keras3_tensor_is_two_kerases_mixed(got: str) -> None:
+    report = _explain(_FUNCTIONAL_REFUSAL.format(got))
+    finding = _one(report, "keras-standalone-mixed-with-tf-keras")
+    assert finding.severity is Severity.ERROR
+    text = _fix(finding)
+    assert "import Input and Model from the same Keras" in text
+    assert "`from tf_keras import Input, Model`" in text
+    assert "`from keras import Input, Model`" in text
+    assert "the layer added to it" not in text
+    assert finding.fix is not None
+    assert any("show keras tf-keras" in c for c in finding.fix.commands)
+
+
+_KERAS3_GOT = "<KerasTensor shape=(None, 128), dtype=float32, sparse=False, name=keras_tensor>"
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        'INFO:root:seen before: "{}"\n',
+        "> {}\n",
+        "{}\n",
+    ],
+    ids=["a-logger-s-quote", "a-reply-s-quote", "no-traceback"],
+)
+def test_keras2_functional_refusal_quoted_outside_a_traceback_is_not_read(quoted: str) -> None:
+    line = _FUNCTIONAL_REFUSAL.format(_KERAS3_GOT).splitlines()[-1]
+    report = _explain(quoted.format(line))
+    assert not {x.cause for x in report.findings} & {"keras-standalone-mixed-with-tf-keras"}
+
+
+@pytest.mark.parametrize(
+    "got",
+    [
+        'Tensor("dense/Relu:0", shape=(None, 4), dtype=float32)',
+        "<tf.Tensor: shape=(2, 4), dtype=float32, numpy=...>",
+        "[[0.1 0.2]]",
+    ],
+)
+def test_keras2_functional_model_given_no_keras_tensor_names_no_keras_mix(got: str) -> None:
+    report = _explain(_FUNCTIONAL_REFUSAL.format(got))
+    assert not {x.cause for x in report.findings} & {"keras-standalone-mixed-with-tf-keras"}
 
 
 @pytest.mark.parametrize(

@@ -1267,6 +1267,25 @@ def test_a_name_keras_2_moved_between_its_own_modules_is_imported_by_its_public_
     assert public in fix_text(top)
 
 
+@pytest.mark.parametrize("keras", ["3.3.3", "2.15.0", ""])
+def test_a_name_missing_from_keras_src_is_not_said_to_have_moved_among_keras_2_6_modules(
+    keras: str,
+) -> None:
+    # keras.src is Keras 2.13-2.15's tree and Keras 3's (whose keras/src/backend/ package holds
+    # no flatten): not one of the 2.6-2.12 modules whose names moved to a public home.
+    shown = f"$ pip show keras\nName: keras\nVersion: {keras}\n" if keras else ""
+    log = shown + "AttributeError: module 'keras.src.backend' has no attribute 'flatten'\n"
+    report = explained(log)
+    top = report.findings[0]
+    assert top.cause == "api-removed"
+    assert top.severity is Severity.WARNING
+    assert "`keras.src.backend.flatten` is not in the installed Keras" in fix_text(top)
+    assert not any(
+        "from keras.backend import flatten" in fix_text(x) for x in report.findings if x.fix
+    )
+    assert not any("2.6 to 2.12" in x.detail for x in report.findings)
+
+
 def test_a_name_that_stayed_in_its_public_module_is_not_said_to_have_moved() -> None:
     report = explained("AttributeError: module 'keras.utils' has no attribute 'get_file'\n")
     assert not any("public name" in fix_text(x) for x in report.findings if x.fix)

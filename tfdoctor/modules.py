@@ -178,6 +178,10 @@ class AddedApi(Record):
     instead: str = ""
     #: Where the addition is recorded (the row's sources' addresses).
     links: tuple[str, ...] = ()
+    #: The module the release added (``torch._dynamo``), where what it added is a module: an
+    #: older release's refusal is then also Python's own ``No module named`` for it, read from
+    #: a traceback as well as from the signature's words. Empty where the addition is no module.
+    module: str = ""
 
 
 @record
@@ -684,12 +688,17 @@ def _release_of(
 _SIGNATURE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
+#: A module a release added, dotted below its package (``torch._dynamo``).
+_ADDED_MODULE = re.compile(r"^[A-Za-z_]\w*(?:\.\w+)+$")
+
+
 def _added_to_dist(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> dict[str, AddedApi]:
     """The ``added_to_distribution`` rows: signature id -> the release of a distribution that
     added what the signature's words (an older release's refusal) show missing."""
     signature = reader.matching(_SIGNATURE, "signature id")
+    module = reader.matching(_ADDED_MODULE, "dotted module name")
 
     out: dict[str, AddedApi] = {}
     for where, name, fields, ids in _sourced_rows(
@@ -698,7 +707,7 @@ def _added_to_dist(
         "added_to_distribution",
         "signature",
         ("dist", "added_in", "what"),
-        ("instead",),
+        ("instead", "module"),
         signature,
         sources,
     ):
@@ -709,6 +718,7 @@ def _added_to_dist(
             if "instead" in fields
             else "",
             tuple(sources[i].url for i in ids),
+            module(fields["module"], f"{where}.module") if "module" in fields else "",
         )
     return out
 
@@ -882,3 +892,9 @@ def modules(path: Optional[str] = None) -> Modules:
 def distribution_of(module: str) -> Optional[str]:
     """The distribution that installs ``module``, from the shipped table, or None."""
     return modules().distribution(module)
+
+
+def module_added(module: str) -> Optional[tuple[str, AddedApi]]:
+    """The ``added_to_distribution`` row whose release added ``module`` (``torch._dynamo``),
+    with the signature that keys it, from the shipped table; None where no row names it."""
+    return next(((s, r) for s, r in modules().added_to_dist.items() if r.module == module), None)

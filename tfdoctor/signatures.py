@@ -294,10 +294,17 @@ GROUPS = frozenset(
 #: reason, which the removed module's reading names; ``jax-not-shown``, no sign of JAX in the
 #: log (its runtime error type, its frames or import, jaxlib's sources), where words TensorFlow's
 #: CUDA runtime stub shares with jaxlib's (which print the same "cudaGetErrorString symbol not
-#: found", "Error loading CUDA libraries") are TensorFlow's only without JAX.
+#: found", "Error loading CUDA libraries") are TensorFlow's only without JAX;
+#: ``keras3-backend-frame``, a traceback frame in one of Keras 3's backend packages
+#: (``keras/src/backend/torch/``), where a framework's own module missing is what that Keras
+#: backend imports, not any other code's import; ``exception-line``, a traceback whose exception
+#: line is the hit's line: the words raised, not quoted (a logger's line, a reply's ``>`` quote
+#: of one line).
 NEEDS = frozenset(
     {
+        "exception-line",
         "jax-not-shown",
+        "keras3-backend-frame",
         "loader-reason-not-python",
         "outside-traceback",
         "windows-tf-install",

@@ -37,7 +37,7 @@ from tfdoctor.causes.common import (
     unset_env,
     unset_env_lines,
 )
-from tfdoctor.causes.platform import python_64bit_fix
+from tfdoctor.causes.platform import WHEEL_MISMATCH, python_64bit_fix
 from tfdoctor.compat import (
     Verdict,
     best_of,
@@ -66,7 +66,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.modules import InstallStep, RemovedApi, RemovedApiUser, modules
+from tfdoctor.modules import AddedApi, InstallStep, RemovedApi, RemovedApiUser, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -2654,11 +2654,24 @@ def keras3_model_fix(m: Machine) -> Fix:
     return Fix(text, commands)
 
 
-def keras_mixed_fix(layer_package: Optional[str]) -> Fix:
+def keras_mixed_fix(layer_package: Optional[str], keras3_input: Optional[Machine] = None) -> Fix:
     """One model built of two Kerases' objects (``layer_package``: the import package of the
     refused layer's class where the message shows it, else None): every Keras name from the
     Keras the layer's library is built on, or that library's release for the other Keras.
-    Nothing is reinstalled: both Kerases work, the code mixes them."""
+    Nothing is reinstalled: both Kerases work, the code mixes them. ``keras3_input``, the
+    machine where Keras 2's functional Model refused a Keras 3 KerasTensor (a ``keras.Input``
+    of Keras 3 given to a ``Model`` of Keras 2): Input and Model from one Keras."""
+    if keras3_input is not None:
+        return Fix(
+            "The model's input is a KerasTensor of Keras 3 (a `keras.Input` of the keras "
+            "package, 3.x) and the Model taking it is Keras 2's (tf_keras, or tf.keras under "
+            "TF_USE_LEGACY_KERAS): import Input and Model from the same Keras, "
+            "`from tf_keras import Input, Model` (with `import tf_keras as keras` for the "
+            "layers) to stay on Keras 2, or `from keras import Input, Model` alone, with "
+            "TF_USE_LEGACY_KERAS unset, for Keras 3. The command shows which Keras each name "
+            "comes from.",
+            keras3_input.pip("show keras tf-keras"),
+        )
     dist = modules().distribution(layer_package) if layer_package else None
     library = (
         f"the refused layer is {dist or layer_package}'s (the message shows its class): "
@@ -5110,28 +5123,51 @@ def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_v
     )
 
 
+def added_release_shown(m: Machine, row: AddedApi) -> Optional[str]:
+    """The release of ``row``'s distribution the machine (or the log) shows, where it is at or
+    above the release that added what the row names: its refusal then says something else
+    than its age (a module of it missing is then an install broken, not an older release).
+    None where no release is shown or the one shown is older."""
+    installed = m.facts.package(row.dist)
+    if installed is None or not installed.version:
+        return None
+    return (
+        installed.version if version_key(installed.version) >= version_key(row.added_in) else None
+    )
+
+
+def added_module_causes(m: Machine, row: AddedApi) -> tuple[CauseId, ...]:
+    """The readings, most likely first, of a Keras 3 backend's framework lacking the module
+    ``row`` names (torch._dynamo): under a release shown at or above the one that added it,
+    that install broken (wheel-mismatch); under an older one shown, its age
+    (keras-backend-version-unsupported); where the log shows no release, both, in that order,
+    which ``pip show`` of the framework tells apart."""
+    installed = m.facts.package(row.dist)
+    if installed is None or not installed.version:
+        return (WHEEL_MISMATCH, KERAS_BACKEND_VERSION_UNSUPPORTED)
+    if added_release_shown(m, row):
+        return (WHEEL_MISMATCH,)
+    return (KERAS_BACKEND_VERSION_UNSUPPORTED,)
+
+
 def keras_backend_fix(m: Machine, signature: str) -> Fix:
     """A Keras 3 backend older than what Keras' code calls (the module table's
     ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
     release that added it."""
     row = modules().added_to_dist[signature]
-    installed = m.facts.package(row.dist)
-    if (
-        installed is not None
-        and installed.version
-        and version_key(installed.version) >= version_key(row.added_in)
-    ):
+    have = added_release_shown(m, row)
+    if have and not row.module:
         # The release the log shows has it: what failed is another name Keras' check imports
         # beside it (JAX's private cuDNN attention helpers, keras/src/backend/jax/nn.py's
         # _can_use_flash_attention), which changes between JAX releases in either direction.
         return Fix(
             f"Keras says {row.dist} is too old, but the installed {row.dist} "
-            f"{installed.version} has {row.what} ({row.added_in} added it): what failed is "
+            f"{have} has {row.what} ({row.added_in} added it): what failed is "
             f"another {row.dist} name Keras' check imports beside it ({row.dist}'s private "
             "attention helpers, which change from release to release). Install the "
             f"{row.dist} release this Keras release was tested with (its "
             f"requirements-{row.dist}-cuda.txt names it), or a Keras (and KerasHub) release "
-            f"made for {row.dist} {installed.version}.",
+            f"made for {row.dist} {have}.",
             m.pip(f"show keras {row.dist}"),
         )
     if normalize_name(row.dist) == "jax":

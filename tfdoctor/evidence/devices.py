@@ -262,14 +262,43 @@ _ASSIGNMENT = (
 )
 
 
+#: Where a command starts: a line's start, after a shell's or an interpreter's prompt
+#: (``$``, ``#``, ``user@host:~$``, ``(venv) $``, ``>>>``, ``In [3]:``, PowerShell's ``PS C:\\>``),
+#: or after ``;``, ``&&`` or ``||``. Prose and a comment (``# never unset X``) start no command.
+_COMMAND_START = (
+    r"(?:^[ \t]*(?:(?:\([^()\n]*\)[ \t]*)?[\w@:~/.-]*[$#%][ \t]+|>>>[ \t]*|In \[\d+\]:[ \t]*"
+    r"|PS[ \t][^\n>]{{0,200}}>[ \t]*)?|[;&|][ \t]*)"
+)
+#: The variable removed where the log shows it, as a command: the shell's ``unset X`` (bash's
+#: builtin, which takes several names and -v) and ``export -n X``, Python's ``del
+#: os.environ["X"]`` and ``os.environ.pop("X")``, PowerShell's ``Remove-Item Env:X``. Not
+#: ``env -u X cmd`` (it runs that one command without X, the shell keeps it) nor
+#: ``os.unsetenv("X")`` (os.environ, which the process's own readers see, keeps it).
+#: https://www.gnu.org/software/bash/manual/html_node/Bourne-Shell-Builtins.html#index-unset
+#: https://docs.python.org/3/library/os.html#os.unsetenv
+_UNSETTING = (
+    _COMMAND_START + r"(?:(?:unset(?:[ \t]+-v)?|export[ \t]+-n)(?:[ \t]+\w+){{0,20}}?[ \t]+{name}\b"
+    r"|del[ \t]+os\.environ\[['\"]{name}['\"]\]"
+    r"|(?:\w+[ \t]*=[ \t]*)?os\.environ\.pop\([ \t]*['\"]{name}['\"]"
+    r"|Remove-Item[ \t]+Env:\\?{name}\b)"
+)
+
+
 @functools.lru_cache(maxsize=8)
 def _assignment(name: str) -> re.Pattern[str]:
     return re.compile(_ASSIGNMENT.format(name=re.escape(name)))
 
 
+@functools.lru_cache(maxsize=8)
+def _unsetting(name: str) -> re.Pattern[str]:
+    return re.compile(_UNSETTING.format(name=re.escape(name)), re.MULTILINE)
+
+
 def variable_set(text: str, name: str) -> Optional[str]:
     """The value environment variable ``name`` is set to where ``text`` shows it set ('' for an
-    empty one); None where it is not set in it, or only echoed (``X=$X``)."""
+    empty one), by its last assignment there; None where it is not set in it, or only echoed
+    (``X=$X``), or where a removal follows that assignment (``unset X`` after ``export X=1``:
+    the later command runs without it)."""
     # The pattern opens with a word boundary, which keeps the engine from looking for the
     # name as a literal: it would try every place of a long head. The name's own search says
     # first whether it is there at all (a block's shapes answer, where the text is a block's).
@@ -277,6 +306,13 @@ def variable_set(text: str, name: str) -> Optional[str]:
         return None
     match = _assignment(name).search(text)
     if match is None:
+        return None
+    # Commands run in the order shown: the last assignment stands, unless a removal follows
+    # it, which leaves the variable unset for what follows.
+    for later in _assignment(name).finditer(text, match.end()):
+        if later.group(0):
+            match = later
+    if _unsetting(name).search(text, match.end()) is not None:
         return None
     return match.group("quoted") if match.group("quote") else match.group("value")
 

@@ -1139,6 +1139,9 @@ _MODULES = {
     "np": "numpy",
     "numpy": "numpy",
     "keras": "keras",
+    # Keras 3's torch backend's framework; its __version__ may carry a local part
+    # (2.1.0+cu121, the CUDA build), which the version read here ends before.
+    "torch": "torch",
 }
 # `>>> tf.__version__` then `'2.18.0'` (the REPL's echo), `In [3]: np.__version__` then
 # `Out[3]: '1.26.4'` (IPython), `print(tf.__version__)` then `2.16.1`: the value is on the
@@ -1147,7 +1150,7 @@ _MODULES = {
 # as keras, which says so with "-tf" ('2.3.0-tf': tensorflow/python/keras/__init__.py), left out.
 _ECHO = re.compile(
     r"^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*)?(?:print\()?"
-    r"(?:(?P<module>tf|tensorflow|np|numpy|keras)\.__version__"
+    r"(?:(?P<module>tf|tensorflow|np|numpy|keras|torch)\.__version__"
     # TensorFlow's own constant: tf.version.VERSION (1.13 on), 1.x's tf.VERSION.
     r"|(?P<tf_module>tf|tensorflow)\.(?:version\.)?VERSION)"
     r"\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?"
@@ -1178,11 +1181,12 @@ TF_PRINTED_SUFFIX = rf"(?:-(?:{'|'.join(TF_SUFFIX_KINDS)})\d+|rc\d+|\.dev\d+)"
 _SHELL_ECHO = re.compile(
     r"^[ \t]*(?:\([^()\n]*\)[ \t]*)?(?:[^\n\"';&|]*?[$#%>][ \t]*|![ \t]*)?"
     r"(?:python[\d.]*|py)(?:\.exe)?[ \t]+-c[ \t]+[\"'](?P<program>(?:(?!print\()[^\"'\n]){0,300}?)"
-    r"\bprint\(\s*(?P<module>tf|tensorflow|np|numpy|keras)\.__version__\s*\)[; \t]*[\"'][ \t]*\r?\n"
+    r"\bprint\(\s*(?P<module>tf|tensorflow|np|numpy|keras|torch)\.__version__\s*\)"
+    r"[; \t]*[\"'][ \t]*\r?\n"
     r"[ \t]*['\"]?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)"
     # TensorFlow's own pre-release suffix (2.17.0-rc0, a nightly's 2.16.0-dev20231109):
     # tf_release_at reads it after the version.
-    rf"(?:{_TF_SUFFIX.pattern})?['\"]?[ \t]*\r?$",
+    rf"(?:{_TF_SUFFIX.pattern}|\+[\w.]{{1,40}})?['\"]?[ \t]*\r?$",
     re.MULTILINE,
 )
 #: One ``import`` statement of a one-line program: its names, each with its ``as`` alias.

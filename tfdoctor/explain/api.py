@@ -78,6 +78,7 @@ from tfdoctor.scan.api import (
     NameReleases,
     bundled_lines,
     keras2_homes,
+    keras2_listing_describes,
     keras2_module_exports,
     keras2_module_last,
     keras_keyword_releases,
@@ -2017,7 +2018,7 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
     exports under public names (keras.utils.pad_sequences): ``import keras`` of 2.6 to 2.12 is
     Keras' implementation, whose modules moved between releases; the public name stays."""
     asked = _keras_name(tb)
-    if asked is None:
+    if asked is None or not keras2_listing_describes(asked.module):
         return None
     module, attr = asked.module, asked.name
     # Two of Keras 2's modules exporting one public name: it moved between the releases the

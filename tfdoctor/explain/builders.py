@@ -65,7 +65,6 @@ from tfdoctor.explain.platform import (
 )
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.explain.software import (
-    _added_row,
     _addon_tools,
     _api_removed,
     _companion,
@@ -79,6 +78,7 @@ from tfdoctor.explain.software import (
     _keras,
     _keras3,
     _keras3_model,
+    _keras_backend_row,
     _library_pin,
     _newer_model,
     _numpy_abi,
@@ -171,6 +171,11 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
+#: Keras 2's functional Model refusing a Keras 3 KerasTensor (signatures.yaml): the mix's
+#: own sentence in its fix.
+_KERAS3_INPUT = "keras2-functional-given-keras3-tensor"
+
+
 BUILDERS: dict[str, Builder] = {
     causes.software.DISTUTILS_PACKAGE_UNREMOVABLE: lambda m, r, hits: (
         causes.software.DISTUTILS_PACKAGE_UNREMOVABLE,
@@ -345,7 +350,10 @@ BUILDERS: dict[str, Builder] = {
     causes.software.KERAS3_MODEL_UNDER_KERAS2: _keras3_model,
     causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS: lambda m, r, hits: (
         causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS,
-        causes.software.keras_mixed_fix(group(hits, "module")),
+        causes.software.keras_mixed_fix(
+            group(hits, "module"),
+            m if any(h.signature.id == _KERAS3_INPUT for h in hits) else None,
+        ),
     ),
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     # nvidia-smi's "No devices were found": the one reading check's driver finding shares.
@@ -529,9 +537,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.software.LIBRARY_PIN_CONFLICTS: _library_pin,
     causes.code.DEPENDENCY_TOO_OLD_FOR_CODE: _too_old_for_code,
-    causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED: _added_row(
-        causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED, causes.software.keras_backend_fix
-    ),
+    causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED: _keras_backend_row,
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 

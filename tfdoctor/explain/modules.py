@@ -36,7 +36,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine, applicable_requirements
 from tfdoctor.matrix import Pins, spec_contains, version_key
-from tfdoctor.modules import RemovedModule, distribution_of, modules
+from tfdoctor.modules import RemovedModule, distribution_of, module_added, modules
 from tfdoctor.scan.api import bundled_lines, name_releases, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
@@ -186,6 +186,13 @@ def _keras_backend_missing(tb: Traceback, module: str, m: Machine) -> Optional[F
             continue
         dist = causes.software.KERAS3_BACKENDS[backend]
         if module.split(".", 1)[0] != dist:
+            return None
+        added = module_added(module)
+        if added is not None and causes.platform.WHEEL_MISMATCH not in (
+            causes.software.added_module_causes(m, added[1])
+        ):
+            # A module a later release added (torch._dynamo, torch 2.0) under an older
+            # release shown: its age, which the module table's row and its signature read.
             return None
         if module != dist:
             # ``No module named 'torch._C'``: the package imported and its own submodule did

@@ -17,6 +17,7 @@ from tfdoctor.evidence.traceback import (
     path_python,
 )
 from tfdoctor.explain.common import _without, hits_by
+from tfdoctor.explain.modules import keras3_backend_of
 from tfdoctor.explain.native import _INSTALLED_PATH, _SYSTEM_LIBRARY
 from tfdoctor.explain.network import _pip_unreached_index
 from tfdoctor.explain.scanning import Evidence, Hits
@@ -86,7 +87,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     (:data:`_WINDOWS_TF_FRAME`) and no line in Windows' own words (``windows-words``: the
     refusal printed, whose reason its own line reads); ``outside-traceback`` no traceback
     whose exception line is the hit's (that traceback's reading answers it, its frames showing
-    whose code raised it)."""
+    whose code raised it); ``keras3-backend-frame`` a frame in a Keras 3 backend's package in
+    the traceback whose exception line is the hit's (a framework's module missing is that
+    backend's import there, another program's elsewhere)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -168,6 +171,20 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
                 tb.message and tb.message in line and removed_row_reads(tb)
                 for tb in evidence.tracebacks
                 for _, line in hit.citations
+            )
+        if need == "exception-line":
+            return any(
+                tb.frames and tb.message and any(tb.message in line for _, line in hit.citations)
+                for tb in evidence.tracebacks
+            )
+        if need == "keras3-backend-frame":
+            # A frame of the traceback whose exception line the hit cites, not of another
+            # traceback of the log (another program's import failing elsewhere).
+            return any(
+                keras3_backend_of(f.path.replace("\\", "/"))
+                for tb in evidence.tracebacks
+                if tb.message and any(tb.message in line for _, line in hit.citations)
+                for f in tb.frames
             )
         if need == "loader-reason-not-python":
             return not any(_python_import_reason(tb) for tb in evidence.tracebacks)

@@ -137,6 +137,7 @@ from tfdoctor.explain.cpu_machine import gpu_wanted
 from tfdoctor.explain.reader import LogText
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import load_companions
+from tfdoctor.modules import modules
 from tfdoctor.signatures import EVIDENCE, Signature, Signatures
 from tfdoctor.wheel_tags import tag_os, wheel_platform_tags
 
@@ -536,7 +537,10 @@ def _companion_names() -> tuple[str, ...]:
     """The packages the companion table pairs with TensorFlow lines (its companions and the
     libraries built on TensorFlow), by PEP 503 name: a listing's version of one is evidence."""
     table = load_companions()
-    return tuple(sorted({*table.companions, *table.built_on}))
+    # The distributions of the module table's added_to_distribution rows (torch, jax): a
+    # release of theirs the log shows says whether the row's addition is there.
+    added = {row.dist for row in modules().added_to_dist.values()}
+    return tuple(sorted({*table.companions, *table.built_on, *added}))
 
 
 def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
@@ -606,8 +610,9 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_python_words(evidence, text)
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
-        if dist == "keras":
-            # keras.__version__ echoed names the release installed, as a listing does.
+        if dist in ("keras", "torch"):
+            # keras.__version__ (torch.__version__) echoed names the release installed, as a
+            # listing does.
             evidence.listed.setdefault(dist, echoed)
     _read_listed(evidence, text)
     for dist, version in read_shown_packages(text).items():

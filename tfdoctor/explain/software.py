@@ -898,6 +898,26 @@ def _added_row(cause: causes.CauseId, build: Callable[[Machine, str], Fix]) -> B
     return builder
 
 
+def _keras_backend_row(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A Keras 3 backend's refusal the module table's ``added_to_distribution`` keys: the
+    release of the row. Where the row's addition is a module (torch._dynamo), the last of
+    its readings (causes.software.added_module_causes; the traceback's reading gives the
+    first): under a release shown that has it, the install broken."""
+    table = modules().added_to_dist
+    signature = next(h.signature.id for h in hits if h.signature.id in table)
+    row = table[signature]
+    backend = next((b for b, d in causes.software.KERAS3_BACKENDS.items() if d == row.dist), "")
+    if row.module and backend:
+        cause = causes.software.added_module_causes(m, row)[-1]
+        if cause == causes.platform.WHEEL_MISMATCH:
+            return cause, causes.platform.backend_module_missing_fix(
+                m, backend, row.dist, row.module
+            )
+    return causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED, causes.software.keras_backend_fix(
+        m, signature
+    )
+
+
 def _too_old_for_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """A library older than the code needs: R's own words name the package and both releases;
     else the module table's row of the signature that hit."""

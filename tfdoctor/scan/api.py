@@ -452,6 +452,19 @@ def keras2_module_last(module: str) -> str:
     return _keras2_module_releases().get(bare, "")
 
 
+#: The tree the listing of Keras 2's own modules (2.6 to 2.12) does not describe: keras.src,
+#: the tree of Keras 2.13 to 2.15 (2.13 moved Keras 2's modules under keras/src/) and of Keras 3
+#: (whose keras/src/backend/ is a package of backends that holds none of Keras 2's
+#: keras.backend functions): https://github.com/keras-team/keras/tree/v3.3.3/keras/src/backend
+KERAS_SRC_TREE = "keras.src."
+
+
+def keras2_listing_describes(module: str) -> bool:
+    """Whether ``module`` may be one of the Keras 2 (2.6 to 2.12) modules the listing reads:
+    not one under :data:`KERAS_SRC_TREE`."""
+    return not module.startswith(KERAS_SRC_TREE)
+
+
 def keras2_homes(name: str) -> dict[str, tuple[str, ...]]:
     """Keras 2's own modules (2.6 to 2.12) that export a public name ending in ``.name``,
     each with those public names (``pad_sequences`` -> keras.utils.data_utils:
