@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, readings, top_error
+from tests.explaining import all_causes, explained, fix_text, readings, top_error
 from tfdoctor.findings import Severity
 
 # --- messages read before, checked here in lines of their own -----------------------------
@@ -763,3 +763,131 @@ def test_uvs_project_range_against_another_librarys_range_names_both_ways() -> N
     assert found and found[0].severity is Severity.WARNING
     fix = fix_text(found[0])
     assert "fitlib" in fix and "numpy>=2.1.1" in fix and "uv installs nothing" in found[0].detail
+
+
+# --- uv's words for a wheel tag that fails, across its releases -----------------------------
+
+#: The tag's kind as uv words it (0.5 on: the Python version's tag; the implementation's), and
+#: uv 0.1's wordings without "tag".
+UV_PYTHON_TAGS = {
+    "python-version-tag": "has no wheels with a matching Python version tag (e.g., `cp313`)",
+    "implementation-tag": "has no wheels with a matching Python implementation tag",
+    "uv-0.1.45": "has no wheels are available with a matching Python ABI",
+    "uv-0.1.20": "is unusable because no wheels are available with a matching Python ABI",
+}
+
+
+@pytest.mark.parametrize("words", UV_PYTHON_TAGS.values(), ids=UV_PYTHON_TAGS.keys())
+def test_uvs_refusal_of_a_releases_python_tags_is_read_in_every_wording(words: str) -> None:
+    text = (
+        "$ uv pip install tensorflow==2.16.1\n"
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        f"  ╰─▶ Because tensorflow==2.16.1 {words} and you require tensorflow==2.16.1, we "
+        "can conclude that the requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "tensorflow 2.16.1" in fix_text(top)
+
+
+def test_uvs_python_version_tag_over_every_release_is_no_wheel_for_the_python() -> None:
+    text = (
+        "$ uv sync\n"
+        "  \u00d7 No solution found when resolving dependencies for split "
+        "(python_full_version >= '3.13'):\n"
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching Python version "
+        "tag (e.g., `cp313`) and your project depends on tensorflow>=2.16, we can conclude "
+        "that your project's requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "Python" in fix_text(top)
+
+
+def test_uv_01s_platform_words_without_a_tag_are_the_platforms() -> None:
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.13.0 has no wheels are available with a matching platform "
+        "and you require tensorflow==2.13.0, we can conclude that the requirements are "
+        "unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "platform" in fix_text(top)
+
+
+def test_uvs_tag_words_about_another_package_are_not_tensorflows_release() -> None:
+    # A package's version that is a release of no TensorFlow line: no release of
+    # TensorFlow is named, so no reading names one.
+    text = (
+        "  ╰─▶ Because all wheels of mylib are available with a matching Python ABI "
+        "and you require mylib, we can conclude that the requirements are satisfiable.\n"
+    )
+    assert "tf-release-not-for-python" not in all_causes(text)
+
+
+# --- conda and libmamba: the user's own request against TensorFlow's range -----------------
+
+
+def test_condas_group_with_the_request_against_tensorflows_range_is_out_of_range() -> None:
+    text = (
+        "$ conda install tensorflow==2.15 numpy=2.0\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        "Package numpy conflicts for:\n"
+        "tensorflow==2.15 -> numpy[version='>=1.22.4,<2.0a0']\n"
+        "numpy=2.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    fix = fix_text(top)
+    assert "numpy==2.0.*" in fix and "numpy>=1.22.4,<2.0a0" in fix and "conda installs" in fix
+    assert "conda install " in fix and "pip install" not in fix
+
+
+def test_condas_group_whose_request_meets_tensorflows_range_is_no_clash() -> None:
+    text = (
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nPackage numpy conflicts for:\n"
+        "tensorflow==2.15 -> numpy[version='>=1.22.4,<2.0a0']\n"
+        "numpy=1.26\n"
+    )
+    assert "dependency-out-of-range" not in all_causes(text)
+
+
+def _mamba_request(requested: str, leaf: str) -> str:
+    return (
+        "$ micromamba install tensorflow=2.15 -c conda-forge\n"
+        "error    libmamba Could not solve for environment specs\n"
+        "    The following packages are incompatible\n"
+        f"    ├─ {requested}  is requested and can be installed;\n"
+        "    └─ tensorflow 2.15**  is not installable because it requires\n"
+        f"       └─ {leaf} , which conflicts with any installable versions previously "
+        "reported.\n"
+        "critical libmamba Could not solve for environment specs\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "requested, asked",
+    [("numpy 2.0**", "numpy==2.0.*"), ("numpy >=2", "numpy>=2")],
+    ids=["fuzzy", "range"],
+)
+def test_libmambas_request_against_tensorflows_range_is_out_of_range(
+    requested: str, asked: str
+) -> None:
+    top = top_error(explained(_mamba_request(requested, "numpy >=1.22.4,<2.0a0")))
+    assert top.cause == "dependency-out-of-range"
+    fix = fix_text(top)
+    assert asked in fix and "TensorFlow 2.15" in fix and "conda install " in fix
+
+
+@pytest.mark.parametrize(
+    "requested, leaf",
+    [("numpy 1.26**", "numpy >=1.22.4,<2.0a0"), ("scipy 1.11**", "numpy >=1.22.4,<2.0a0")],
+    ids=["request-inside-the-range", "request-of-another-name"],
+)
+def test_libmambas_tree_whose_request_is_not_the_clash_is_not_out_of_range(
+    requested: str, leaf: str
+) -> None:
+    assert "dependency-out-of-range" not in all_causes(_mamba_request(requested, leaf))

@@ -576,6 +576,10 @@ _ADD_COMMANDS: Final = {
     # pixi's PyPI dependencies, written to its manifest and lock (its resolver is uv's, its
     # command its own: https://pixi.sh/latest/reference/cli/pixi/add/).
     "pixi": "pixi add --pypi",
+    # conda's solver weighs what the command names against what the environment holds: the
+    # release and the range it must meet go on the command line together, as with uv's pip
+    # interface (https://docs.conda.io/projects/conda/en/stable/commands/install.html).
+    "conda": "conda install",
 }
 
 
@@ -583,9 +587,10 @@ def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
     """``resolver``'s command that requires ``wanted`` (``tensorflow==2.15.1``) beside the
     requirement ``beside`` that it must be resolved with; None for a resolver without one here
     (pip's: the machine's). A project's resolver reads ``beside`` from its pyproject.toml
-    already; uv's pip interface remembers nothing, so both go on its command line."""
+    already; uv's pip interface and conda's install remember nothing, so both go on the
+    command line."""
     command = _ADD_COMMANDS.get(resolver)
     if command is None:
         return None
-    named = (wanted, beside) if beside and resolver == "uv pip" else (wanted,)
+    named = (wanted, beside) if beside and resolver in ("uv pip", "conda") else (wanted,)
     return " ".join((command, *(f'"{x}"' for x in named)))

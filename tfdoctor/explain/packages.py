@@ -1707,9 +1707,10 @@ def _floor(spec: str) -> Optional[str]:
     return max(floors, key=version_key) if floors else None
 
 
-#: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``) and its upper bound (``<2.6.0``,
+#: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``, a prefix ``==2.0.*``: a
+#: conda request ``numpy=2.0`` is every 2.0 release) and its upper bound (``<2.6.0``,
 #: ``<=2.5.9``), as pip's resolver prints them.
-_FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
+_FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?:\.\*)?(?![\w.*])")
 #: An upper bound; conda's builds write theirs ``<1.20.0a0`` (conda-build's pin expressions
 #: append ``.0a0`` to the next release, conda_build/utils.py ``_increment``: below every
 #: pre-release of it), which caps at the same release.
@@ -2114,8 +2115,13 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
         who = causes.common.RESOLVER_NAMES[c.installer]
         kind = "pin" if exact_pin(c.have) else "requirement"
-        # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
-        owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
+        # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml;
+        # conda's are its command's (or an environment file's).
+        owner = (
+            "requirements"
+            if c.installer in ("pip", "uv pip", "conda")
+            else "project's requirements"
+        )
         head = (
             f"The {owner} {'pin' if kind == 'pin' else 'ask for'} {c.target}{c.have}, outside "
             f"the range {tf} declares ({c.target}{c.spec})"
