@@ -891,3 +891,41 @@ def test_libmambas_tree_whose_request_is_not_the_clash_is_not_out_of_range(
     requested: str, leaf: str
 ) -> None:
     assert "dependency-out-of-range" not in all_causes(_mamba_request(requested, leaf))
+
+
+#: uv's report of a range of releases refused for their tags (PubGrub's PackageRange).
+UV_RANGES = {
+    "python-tag-upper": (
+        "      and tensorflow<=2.17.1 has no wheels with a matching Python version tag (e.g., "
+        "`cp313`), we can conclude that all versions of tensorflow cannot be used.\n"
+        "      And because you require tensorflow, we can conclude that your requirements are "
+        "unsatisfiable.\n"
+    ),
+    "python-tag-between": (
+        "  ╰─▶ Because tensorflow>=2.16.0,<=2.17.1 has no wheels with a matching Python ABI tag "
+        "(e.g., `cp313`) and you require tensorflow>=2.16.0,<=2.17.1, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    ),
+    "platform-tag-companion": (
+        "  ╰─▶ Because only tensorflow-io-gcs-filesystem<=0.37.1 is available and "
+        "tensorflow-io-gcs-filesystem>=0.32.0 has no wheels with a matching platform tag (e.g., "
+        "`win_amd64`), we can conclude that tensorflow-io-gcs-filesystem>=0.32.0 cannot be "
+        "used.\n"
+        "      And because tensorflow==2.16.1 depends on tensorflow-io-gcs-filesystem>=0.23.1, "
+        "we can conclude that tensorflow==2.16.1 cannot be used.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", UV_RANGES.values(), ids=UV_RANGES.keys())
+def test_uvs_range_of_releases_refused_for_their_tags_is_no_wheel(text: str) -> None:
+    top = top_error(explained("  \u00d7 No solution found when resolving dependencies:\n" + text))
+    assert top.cause == "tf-no-wheel-for-python"
+
+
+def test_uvs_range_of_a_package_that_is_available_is_not_refused() -> None:
+    text = (
+        "  ╰─▶ Because only tensorflow<=2.17.1 is available and you require tensorflow>=2.18, "
+        "we can conclude that your requirements are unsatisfiable.\n"
+    )
+    assert "tf-no-wheel-for-python" not in all_causes(text)
