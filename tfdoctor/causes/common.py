@@ -562,6 +562,12 @@ RESOLVER_NAMES: Final = {
     "pixi": "pixi",
 }
 
+#: The resolvers that take the requirements from the command line, remembering none between
+#: runs (pip, uv's pip interface, conda's install); a project's resolver (uv, Poetry, PDM,
+#: pixi) reads them from its manifest. A fix names both sides of a conflict on such a
+#: resolver's command line, and its words call them the requirements, not the project's.
+COMMAND_LINE_RESOLVERS: Final = frozenset({"pip", "uv pip", "conda"})
+
 #: Each resolver's command that requires a release, by the words of its report. uv's docs:
 #: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
 #: and PDM's ``add`` do), while its pip interface (``uv pip install``) has no project and
@@ -592,5 +598,5 @@ def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
     command = _ADD_COMMANDS.get(resolver)
     if command is None:
         return None
-    named = (wanted, beside) if beside and resolver in ("uv pip", "conda") else (wanted,)
+    named = (wanted, beside) if beside and resolver in COMMAND_LINE_RESOLVERS else (wanted,)
     return " ".join((command, *(f'"{x}"' for x in named)))

@@ -2119,7 +2119,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         # conda's are its command's (or an environment file's).
         owner = (
             "requirements"
-            if c.installer in ("pip", "uv pip", "conda")
+            if c.installer in causes.common.COMMAND_LINE_RESOLVERS
             else "project's requirements"
         )
         head = (
