@@ -2126,7 +2126,26 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
             f"The {owner} {'pin' if kind == 'pin' else 'ask for'} {c.target}{c.have}, outside "
             f"the range {tf} declares ({c.target}{c.spec})"
         )
-        if admitting is not None:
+        if c.installer == "conda":
+            # The matrix holds the ranges of PyPI's wheels; conda's channels build TensorFlow
+            # with ranges of their own (a build's "depends"), so no release from the matrix is
+            # offered: the package inside the range the solver printed, and each side's builds.
+            fix = Fix(
+                f"{head}, so {who} installs neither. conda's builds of TensorFlow declare "
+                f"{c.target} ranges of their own: pin {c.target} inside that range, or choose "
+                f"a TensorFlow build whose {c.target} range admits {asked} (`conda search "
+                "--info` lists each build's dependencies).",
+                (
+                    *_add(
+                        c.installer,
+                        f"{c.target}{c.spec}",
+                        f"{c.requirer}={c.requirer_version}" if c.requirer_version else "",
+                    ),
+                    causes.software.releases_command("conda", c.target),
+                    f'conda search --info "{c.requirer}"',
+                ),
+            )
+        elif admitting is not None:
             # A later line's declared range admits the pin (what the other packages that pinned
             # it need too): moving TensorFlow is what satisfies every side.
             wanted = f"{c.requirer}=={admitting.latest_patch}"
