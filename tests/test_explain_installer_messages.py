@@ -67,9 +67,11 @@ hash `download-hash-mismatch` (a new cause).
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.explaining import all_causes, explained, fix_text, readings, top_error
+from tests.explaining import SIGNATURES, all_causes, explained, fix_text, readings, top_error
 from tfdoctor.findings import Severity
 
 # --- messages read before, checked here in lines of their own -----------------------------
@@ -816,17 +818,22 @@ def test_uv_01s_platform_words_without_a_tag_are_the_platforms() -> None:
     assert "platform" in fix_text(top)
 
 
-def test_uvs_tag_words_about_another_package_are_not_tensorflows_release() -> None:
-    # A package's version that is a release of no TensorFlow line: no release of
-    # TensorFlow is named, so no reading names one.
-    text = (
-        "  ╰─▶ Because all wheels of mylib are available with a matching Python ABI "
-        "and you require mylib, we can conclude that the requirements are satisfiable.\n"
-    )
-    assert "tf-release-not-for-python" not in all_causes(text)
-
-
-# --- conda and libmamba: the user's own request against TensorFlow's range -----------------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Because mylib==1.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and "
+        "you require mylib==1.0, we can conclude that your requirements are unsatisfiable.",
+        "Because mylib>=1.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and "
+        "you require mylib>=1.0, we can conclude that your requirements are unsatisfiable.",
+    ],
+    ids=["one-release", "range"],
+)
+def test_uvs_tag_words_about_another_package_are_not_tensorflows_release(line: str) -> None:
+    # The same words of a package of no TensorFlow line: no release of TensorFlow is named,
+    # and no fix names TensorFlow's Pythons or releases.
+    report = explained("  \u00d7 No solution found when resolving dependencies:\n  ╰─▶ " + line)
+    assert "tf-release-not-for-python" not in {x.cause for x in report.findings}
+    assert all("TensorFlow 2." not in fix_text(x) for x in report.findings if x.fix)
 
 
 def test_condas_group_with_the_request_against_tensorflows_range_is_out_of_range() -> None:
@@ -932,6 +939,35 @@ UV_RANGES = {
 def test_uvs_range_of_releases_refused_for_their_tags_is_no_wheel(text: str) -> None:
     top = top_error(explained("  \u00d7 No solution found when resolving dependencies:\n" + text))
     assert top.cause == "tf-no-wheel-for-python"
+
+
+def test_a_printed_range_refusal_is_not_uvs_report() -> None:
+    # uv's sentence starts "Because" or "and": a program printing the words is not uv.
+    text = (
+        "# My CI script\n"
+        'print("tensorflow>=2.16 has no wheels with a matching Python version tag")\n'
+        "$ python train.py\n"
+    )
+    assert "tf-no-wheel-for-python" not in all_causes(text)
+
+
+@pytest.mark.parametrize(
+    "signature, words",
+    [
+        ("uv-no-abi-tag", " has no wheels with a matching Python ABI tag"),
+        ("uv-no-abi-tag-range", " has no wheels with a matching Python ABI tag"),
+        ("uv-no-platform-tag-range", " has no wheels with a matching platform tag"),
+    ],
+)
+@pytest.mark.parametrize("filler", ["a", "a==1", "and a<1,", "Because tensorflow<1"])
+def test_uvs_tag_refusals_are_read_in_linear_time(signature: str, words: str, filler: str) -> None:
+    # About 200 KB of name characters (or specifiers) before the words: a near miss each
+    # pattern gives up on without trying every place a name could start.
+    line = filler * (200_000 // len(filler)) + words
+    pattern = SIGNATURES.by_id(signature).pattern
+    start = time.perf_counter()
+    pattern.search(line)
+    assert time.perf_counter() - start < 0.5
 
 
 def test_uvs_range_of_a_package_that_is_available_is_not_refused() -> None:
