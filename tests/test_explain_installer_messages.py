@@ -836,6 +836,22 @@ def test_uvs_tag_words_about_another_package_are_not_tensorflows_release(line: s
     assert all("TensorFlow 2." not in fix_text(x) for x in report.findings if x.fix)
 
 
+def test_uvs_implementation_tag_is_cpython_not_another_release() -> None:
+    # No TensorFlow release publishes a wheel for PyPy: the fix is CPython, not a release.
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching Python implementation "
+        "tag (e.g., `pp310`) and you require tensorflow==2.16.1, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "CPython" in fix and "cpython@" in fix
+    assert "release that publishes" not in fix
+
+
+# --- conda and libmamba: the user's own request against TensorFlow's range -----------------
+
+
 def test_condas_group_with_the_request_against_tensorflows_range_is_out_of_range() -> None:
     text = (
         "$ conda install tensorflow==2.15 numpy=2.0\n"
@@ -939,6 +955,23 @@ UV_RANGES = {
 def test_uvs_range_of_releases_refused_for_their_tags_is_no_wheel(text: str) -> None:
     top = top_error(explained("  \u00d7 No solution found when resolving dependencies:\n" + text))
     assert top.cause == "tf-no-wheel-for-python"
+
+
+def test_uvs_range_of_releases_refused_names_the_newest_release_inside_it() -> None:
+    # tensorflow<=2.17.1 excludes the newest release: its Pythons change nothing, the newest
+    # release inside the range (2.17.1, CPython 3.9 to 3.12) does.
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow<=2.17.1 has no wheels with a matching Python version tag (e.g., "
+        "`cp313`) and you require tensorflow<=2.17.1, we can conclude that your requirements "
+        "are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "TensorFlow 2.17.1, the newest release inside that range" in fix
+    assert "Python 3.9, 3.10, 3.11 or 3.12 (from the matrix)" in fix
+    assert "widen the requirement" in fix
 
 
 def test_a_printed_range_refusal_is_not_uvs_report() -> None:
