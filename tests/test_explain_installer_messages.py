@@ -988,6 +988,7 @@ def test_a_printed_range_refusal_is_not_uvs_report() -> None:
     "signature, words",
     [
         ("uv-no-abi-tag", " has no wheels with a matching Python ABI tag"),
+        ("uv-no-free-threaded-tag", " has no wheels with a free-threading compatible ABI tag"),
         ("uv-no-abi-tag-range", " has no wheels with a matching Python ABI tag"),
         ("uv-no-platform-tag-range", " has no wheels with a matching platform tag"),
     ],
