@@ -67,9 +67,11 @@ hash `download-hash-mismatch` (a new cause).
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.explaining import explained, fix_text, readings, top_error
+from tests.explaining import SIGNATURES, all_causes, explained, fix_text, readings, top_error
 from tfdoctor.findings import Severity
 
 # --- messages read before, checked here in lines of their own -----------------------------
@@ -763,3 +765,248 @@ def test_uvs_project_range_against_another_librarys_range_names_both_ways() -> N
     assert found and found[0].severity is Severity.WARNING
     fix = fix_text(found[0])
     assert "fitlib" in fix and "numpy>=2.1.1" in fix and "uv installs nothing" in found[0].detail
+
+
+# --- uv's words for a wheel tag that fails, across its releases -----------------------------
+
+#: The tag's kind as uv words it (0.5 on: the Python version's tag; the implementation's), and
+#: uv 0.1's wordings without "tag".
+UV_PYTHON_TAGS = {
+    "python-version-tag": "has no wheels with a matching Python version tag (e.g., `cp313`)",
+    "implementation-tag": "has no wheels with a matching Python implementation tag",
+    "uv-0.1.45": "has no wheels are available with a matching Python ABI",
+    "uv-0.1.20": "is unusable because no wheels are available with a matching Python ABI",
+}
+
+
+@pytest.mark.parametrize("words", UV_PYTHON_TAGS.values(), ids=UV_PYTHON_TAGS.keys())
+def test_uvs_refusal_of_a_releases_python_tags_is_read_in_every_wording(words: str) -> None:
+    text = (
+        "$ uv pip install tensorflow==2.16.1\n"
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        f"  ╰─▶ Because tensorflow==2.16.1 {words} and you require tensorflow==2.16.1, we "
+        "can conclude that the requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "tensorflow 2.16.1" in fix_text(top)
+
+
+def test_uvs_python_version_tag_over_every_release_is_no_wheel_for_the_python() -> None:
+    text = (
+        "$ uv sync\n"
+        "  \u00d7 No solution found when resolving dependencies for split "
+        "(python_full_version >= '3.13'):\n"
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching Python version "
+        "tag (e.g., `cp313`) and your project depends on tensorflow>=2.16, we can conclude "
+        "that your project's requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "Python" in fix_text(top)
+
+
+def test_uv_01s_platform_words_without_a_tag_are_the_platforms() -> None:
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.13.0 has no wheels are available with a matching platform "
+        "and you require tensorflow==2.13.0, we can conclude that the requirements are "
+        "unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "platform" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Because mylib==1.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and "
+        "you require mylib==1.0, we can conclude that your requirements are unsatisfiable.",
+        "Because mylib>=1.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and "
+        "you require mylib>=1.0, we can conclude that your requirements are unsatisfiable.",
+    ],
+    ids=["one-release", "range"],
+)
+def test_uvs_tag_words_about_another_package_are_not_tensorflows_release(line: str) -> None:
+    # The same words of a package of no TensorFlow line: no release of TensorFlow is named,
+    # and no fix names TensorFlow's Pythons or releases.
+    report = explained("  \u00d7 No solution found when resolving dependencies:\n  ╰─▶ " + line)
+    assert "tf-release-not-for-python" not in {x.cause for x in report.findings}
+    assert all("TensorFlow 2." not in fix_text(x) for x in report.findings if x.fix)
+
+
+def test_uvs_implementation_tag_is_cpython_not_another_release() -> None:
+    # No TensorFlow release publishes a wheel for PyPy: the fix is CPython, not a release.
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching Python implementation "
+        "tag (e.g., `pp310`) and you require tensorflow==2.16.1, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "CPython" in fix and "cpython@" in fix
+    assert "release that publishes" not in fix
+
+
+# --- conda and libmamba: the user's own request against TensorFlow's range -----------------
+
+
+def test_condas_group_with_the_request_against_tensorflows_range_is_out_of_range() -> None:
+    text = (
+        "$ conda install tensorflow==2.15 numpy=2.0\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        "Package numpy conflicts for:\n"
+        "tensorflow==2.15 -> numpy[version='>=1.22.4,<2.0a0']\n"
+        "numpy=2.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    fix = fix_text(top)
+    assert "numpy==2.0.*" in fix and "numpy>=1.22.4,<2.0a0" in fix and "conda installs" in fix
+    # conda's builds declare their own ranges: no PyPI release from the matrix is offered,
+    # the package is pinned inside the range the solver printed and both sides searched.
+    assert top.fix is not None
+    assert top.fix.commands == (
+        'conda install "numpy>=1.22.4,<2.0a0" "tensorflow=2.15"',
+        "conda search numpy",
+        'conda search --info "tensorflow"',
+    )
+    assert "2.18" not in fix and "pip install" not in fix
+
+
+def test_condas_group_whose_request_meets_tensorflows_range_is_no_clash() -> None:
+    text = (
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nPackage numpy conflicts for:\n"
+        "tensorflow==2.15 -> numpy[version='>=1.22.4,<2.0a0']\n"
+        "numpy=1.26\n"
+    )
+    assert "dependency-out-of-range" not in all_causes(text)
+
+
+def _mamba_request(requested: str, leaf: str) -> str:
+    return (
+        "$ micromamba install tensorflow=2.15 -c conda-forge\n"
+        "error    libmamba Could not solve for environment specs\n"
+        "    The following packages are incompatible\n"
+        f"    ├─ {requested}  is requested and can be installed;\n"
+        "    └─ tensorflow 2.15**  is not installable because it requires\n"
+        f"       └─ {leaf} , which conflicts with any installable versions previously "
+        "reported.\n"
+        "critical libmamba Could not solve for environment specs\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "requested, asked",
+    [("numpy 2.0**", "numpy==2.0.*"), ("numpy >=2", "numpy>=2")],
+    ids=["fuzzy", "range"],
+)
+def test_libmambas_request_against_tensorflows_range_is_out_of_range(
+    requested: str, asked: str
+) -> None:
+    top = top_error(explained(_mamba_request(requested, "numpy >=1.22.4,<2.0a0")))
+    assert top.cause == "dependency-out-of-range"
+    fix = fix_text(top)
+    assert asked in fix and "TensorFlow 2.15" in fix
+    assert top.fix is not None
+    assert top.fix.commands[0] == 'conda install "numpy>=1.22.4,<2.0a0" "tensorflow=2.15"'
+    assert "conda search numpy" in top.fix.commands
+
+
+@pytest.mark.parametrize(
+    "requested, leaf",
+    [("numpy 1.26**", "numpy >=1.22.4,<2.0a0"), ("scipy 1.11**", "numpy >=1.22.4,<2.0a0")],
+    ids=["request-inside-the-range", "request-of-another-name"],
+)
+def test_libmambas_tree_whose_request_is_not_the_clash_is_not_out_of_range(
+    requested: str, leaf: str
+) -> None:
+    assert "dependency-out-of-range" not in all_causes(_mamba_request(requested, leaf))
+
+
+#: uv's report of a range of releases refused for their tags (PubGrub's PackageRange).
+UV_RANGES = {
+    "python-tag-upper": (
+        "      and tensorflow<=2.17.1 has no wheels with a matching Python version tag (e.g., "
+        "`cp313`), we can conclude that all versions of tensorflow cannot be used.\n"
+        "      And because you require tensorflow, we can conclude that your requirements are "
+        "unsatisfiable.\n"
+    ),
+    "python-tag-between": (
+        "  ╰─▶ Because tensorflow>=2.16.0,<=2.17.1 has no wheels with a matching Python ABI tag "
+        "(e.g., `cp313`) and you require tensorflow>=2.16.0,<=2.17.1, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    ),
+    "platform-tag-companion": (
+        "  ╰─▶ Because only tensorflow-io-gcs-filesystem<=0.37.1 is available and "
+        "tensorflow-io-gcs-filesystem>=0.32.0 has no wheels with a matching platform tag (e.g., "
+        "`win_amd64`), we can conclude that tensorflow-io-gcs-filesystem>=0.32.0 cannot be "
+        "used.\n"
+        "      And because tensorflow==2.16.1 depends on tensorflow-io-gcs-filesystem>=0.23.1, "
+        "we can conclude that tensorflow==2.16.1 cannot be used.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", UV_RANGES.values(), ids=UV_RANGES.keys())
+def test_uvs_range_of_releases_refused_for_their_tags_is_no_wheel(text: str) -> None:
+    top = top_error(explained("  \u00d7 No solution found when resolving dependencies:\n" + text))
+    assert top.cause == "tf-no-wheel-for-python"
+
+
+def test_uvs_range_of_releases_refused_names_the_newest_release_inside_it() -> None:
+    # tensorflow<=2.17.1 excludes the newest release: its Pythons change nothing, the newest
+    # release inside the range (2.17.1, CPython 3.9 to 3.12) does.
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow<=2.17.1 has no wheels with a matching Python version tag (e.g., "
+        "`cp313`) and you require tensorflow<=2.17.1, we can conclude that your requirements "
+        "are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "TensorFlow 2.17.1, the newest release inside that range" in fix
+    assert "Python 3.9, 3.10, 3.11 or 3.12 (from the matrix)" in fix
+    assert "widen the requirement" in fix
+
+
+def test_a_printed_range_refusal_is_not_uvs_report() -> None:
+    # uv's sentence starts "Because" or "and": a program printing the words is not uv.
+    text = (
+        "# My CI script\n"
+        'print("tensorflow>=2.16 has no wheels with a matching Python version tag")\n'
+        "$ python train.py\n"
+    )
+    assert "tf-no-wheel-for-python" not in all_causes(text)
+
+
+@pytest.mark.parametrize(
+    "signature, words",
+    [
+        ("uv-no-abi-tag", " has no wheels with a matching Python ABI tag"),
+        ("uv-no-free-threaded-tag", " has no wheels with a free-threading compatible ABI tag"),
+        ("uv-no-abi-tag-range", " has no wheels with a matching Python ABI tag"),
+        ("uv-no-platform-tag-range", " has no wheels with a matching platform tag"),
+    ],
+)
+@pytest.mark.parametrize("filler", ["a", "a==1", "and a<1,", "Because tensorflow<1"])
+def test_uvs_tag_refusals_are_read_in_linear_time(signature: str, words: str, filler: str) -> None:
+    # About 200 KB of name characters (or specifiers) before the words: a near miss each
+    # pattern gives up on without trying every place a name could start.
+    line = filler * (200_000 // len(filler)) + words
+    pattern = SIGNATURES.by_id(signature).pattern
+    start = time.perf_counter()
+    pattern.search(line)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_uvs_range_of_a_package_that_is_available_is_not_refused() -> None:
+    text = (
+        "  ╰─▶ Because only tensorflow<=2.17.1 is available and you require tensorflow>=2.18, "
+        "we can conclude that your requirements are unsatisfiable.\n"
+    )
+    assert "tf-no-wheel-for-python" not in all_causes(text)

@@ -657,11 +657,14 @@ def ranges_meet(first: str, second: str) -> bool:
 
     try:
         ranges = (SpecifierSet(first), SpecifierSet(second))
+        # A prefix match (``==2.0.*``, conda's ``numpy=2.0``) starts at its prefix's release.
         floors = [
-            Version(item.version)
+            Version(item.version.removesuffix(".*"))
             for spec in ranges
             for item in spec
-            if item.operator in (">=", "==", "~=") and "*" not in item.version
+            if item.operator in (">=", "==", "~=")
+            and "*" not in item.version.removesuffix(".*")
+            and (item.operator == "==" or "*" not in item.version)
         ]
         strict = any(item.operator == ">" for spec in ranges for item in spec)
     except (InvalidSpecifier, InvalidVersion):

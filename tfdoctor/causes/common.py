@@ -562,6 +562,12 @@ RESOLVER_NAMES: Final = {
     "pixi": "pixi",
 }
 
+#: The resolvers that take the requirements from the command line, remembering none between
+#: runs (pip, uv's pip interface, conda's install); a project's resolver (uv, Poetry, PDM,
+#: pixi) reads them from its manifest. A fix names both sides of a conflict on such a
+#: resolver's command line, and its words call them the requirements, not the project's.
+COMMAND_LINE_RESOLVERS: Final = frozenset({"pip", "uv pip", "conda"})
+
 #: Each resolver's command that requires a release, by the words of its report. uv's docs:
 #: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
 #: and PDM's ``add`` do), while its pip interface (``uv pip install``) has no project and
@@ -576,6 +582,10 @@ _ADD_COMMANDS: Final = {
     # pixi's PyPI dependencies, written to its manifest and lock (its resolver is uv's, its
     # command its own: https://pixi.sh/latest/reference/cli/pixi/add/).
     "pixi": "pixi add --pypi",
+    # conda's solver weighs what the command names against what the environment holds: the
+    # release and the range it must meet go on the command line together, as with uv's pip
+    # interface (https://docs.conda.io/projects/conda/en/stable/commands/install.html).
+    "conda": "conda install",
 }
 
 
@@ -583,9 +593,10 @@ def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
     """``resolver``'s command that requires ``wanted`` (``tensorflow==2.15.1``) beside the
     requirement ``beside`` that it must be resolved with; None for a resolver without one here
     (pip's: the machine's). A project's resolver reads ``beside`` from its pyproject.toml
-    already; uv's pip interface remembers nothing, so both go on its command line."""
+    already; uv's pip interface and conda's install remember nothing, so both go on the
+    command line."""
     command = _ADD_COMMANDS.get(resolver)
     if command is None:
         return None
-    named = (wanted, beside) if beside and resolver == "uv pip" else (wanted,)
+    named = (wanted, beside) if beside and resolver in COMMAND_LINE_RESOLVERS else (wanted,)
     return " ".join((command, *(f'"{x}"' for x in named)))

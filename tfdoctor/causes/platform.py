@@ -1119,11 +1119,49 @@ def no_wheel_fix(m: Machine) -> Fix:
     )
 
 
-def abi_tag_python_fix(m: Machine) -> Fix:
+def _pythons_listed(pythons: Sequence[str]) -> str:
+    """``3.10, 3.11 or 3.12``."""
+    return ", ".join(pythons[:-1]) + f" or {pythons[-1]}" if len(pythons) > 1 else pythons[0]
+
+
+def abi_tag_python_fix(m: Machine, dist: str = "tensorflow", within: str = "") -> Fix:
     """A resolver (uv, pixi) found no TensorFlow wheel for the interpreter's Python ABI tag,
     without naming the tags the wheels have: the Pythons the newest release publishes wheels
-    for (the matrix's), and how to make the environment with one."""
+    for (the matrix's), and how to make the environment with one. ``within``: the range of
+    releases the resolver refused (``<=2.17.1``, uv's report of the requirement's range): the
+    newest release inside it is the one whose Pythons help, else the range must widen."""
     newest = m.matrix.newest_release if m.matrix is not None else None
+    if within and m.matrix is not None:
+        inside = [x for x in m.matrix.releases if spec_contains(x.latest_patch, within) is True]
+        if not inside or not inside[0].pythons_on():
+            return Fix(
+                f"The resolver found no wheel for this interpreter's Python version (its ABI "
+                f"tag, as `cp312` is CPython 3.12) among the {dist} releases the requirement "
+                f"admits ({dist}{within}), and the matrix holds no final release inside that "
+                f"range: widen the requirement to a release that publishes wheels for this "
+                "Python (`tfdoctor matrix` lists each line's).",
+                ("python --version",),
+            )
+        if newest is None or inside[0] is not newest:
+            pythons = inside[0].pythons_on()
+            later = newest.pythons_on() if newest is not None else ()
+            wider = (
+                f"; or widen the requirement: {newest.latest_patch}, the newest release, "
+                f"publishes wheels for Python {_pythons_listed(later)}"
+                if newest is not None and later
+                else ""
+            )
+            return Fix(
+                f"The resolver found no wheel for this interpreter's Python version (its ABI "
+                f"tag, as `cp312` is CPython 3.12) among the {dist} releases the requirement "
+                f"admits ({dist}{within}). TensorFlow {inside[0].latest_patch}, the newest "
+                f"release inside that range, publishes wheels for Python "
+                f"{_pythons_listed(pythons)} (from the matrix): make the environment with one "
+                f"of them (`uv venv --python {pythons[-1]}`, `uv run --python {pythons[-1]}`; "
+                f"a project's requires-python, or pixi's python dependency, narrowed to them, "
+                f'e.g. ">={pythons[0]},<{next_minor(pythons[-1])}"){wider}.',
+                ("python --version",),
+            )
     pythons = newest.pythons_on() if newest is not None else ()
     if newest is None or not pythons:
         return Fix(
@@ -1132,16 +1170,38 @@ def abi_tag_python_fix(m: Machine) -> Fix:
             "(`tfdoctor matrix` lists each line's).",
             ("python --version",),
         )
-    listed = ", ".join(pythons[:-1]) + f" or {pythons[-1]}" if len(pythons) > 1 else pythons[0]
     return Fix(
         "The resolver found no TensorFlow wheel for this interpreter's Python version (its ABI "
         "tag, as `cp312` is CPython 3.12; not its bitness or platform). TensorFlow "
-        f"{newest.latest_patch}, the newest release, publishes wheels for Python {listed} "
-        f"(from the matrix): make the environment with one of them (`uv venv --python "
-        f"{pythons[-1]}`, `uv run --python {pythons[-1]}`; a project's requires-python, or "
-        f"pixi's python dependency, narrowed to them, e.g. \">={pythons[0]},<"
+        f"{newest.latest_patch}, the newest release, publishes wheels for Python "
+        f"{_pythons_listed(pythons)} (from the matrix): make the environment with one of them "
+        f"(`uv venv --python {pythons[-1]}`, `uv run --python {pythons[-1]}`; a project's "
+        f"requires-python, or pixi's python dependency, narrowed to them, e.g. \">={pythons[0]},<"
         f'{next_minor(pythons[-1])}"). A release newer than this tfdoctor may add Pythons.',
         ("python --version",),
+    )
+
+
+def implementation_tag_fix(m: Machine, dist: str, version: str = "") -> Fix:
+    """uv found no wheel of ``dist`` (``version``, one release; empty: any) for the
+    interpreter's implementation tag (``pp310``: PyPy 3.10): TensorFlow publishes wheels for
+    CPython alone (its files' cp tags), so no release of it helps, CPython does."""
+    line = m.matrix.line_for(version) if m.matrix is not None and version else None
+    line = line or (m.matrix.newest_release if m.matrix is not None else None)
+    pythons = line.pythons_on() if line is not None else ()
+    release = f"{dist} {version}" if version else dist
+    python = pythons[-1] if pythons else "3.12"
+    which = (
+        f" ({version or line.latest_patch}'s: CPython {_pythons_listed(pythons)}, from the matrix)"
+        if line is not None and pythons
+        else ""
+    )
+    return Fix(
+        f"uv found no wheel of {release} for this interpreter's implementation (its tag, as "
+        f"`pp310` is PyPy 3.10): TensorFlow publishes wheels for CPython only{which}, so no "
+        f"release of it installs on another Python. Create the environment with CPython "
+        f"(`uv venv --python cpython@{python}`) and install there.",
+        ('python -c "import sys; print(sys.implementation.name, sys.version)"',),
     )
 
 

@@ -358,8 +358,7 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
             out += _between(pdm, "pdm")
             roots = ((m["target"], m["spec"]) for m in _PDM_ROOT.finditer(text))
             out += _root_requested(pdm, roots, "pdm")
-        if "conflicts for:" in text and "UnsatisfiableError" in text:
-            out += _between(_conda_chains(text), "conda")
+        out += _conda_conflicts(text)
         if "incompatible versions in the resolved dependencies" in text:
             out += _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
@@ -852,6 +851,46 @@ def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
             spec = _conda_spec(m["spec"])
             if spec is not None:
                 out.append((m["req"], m["rv"], m["target"], spec))
+    return out
+
+
+#: The line of a conda group that is the request itself, not a chain: the name and the spec
+#: as the user gave it (``numpy=2.0``, ``numpy==2.0``, ``numpy >=2``), conda's
+#: "Requested package -> Available versions" format printing what was asked for at the
+#: chain's left end with no arrow (conda/exceptions.py, UnsatisfiableError, 4.7 on).
+#: https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+_CONDA_REQUEST = re.compile(
+    r"^[ \t]*(?P<target>[A-Za-z0-9][\w.-]{0,100}?)[ \t]*"
+    r"(?P<spec>(?:[<>!=~]=?)[ \t]*\d[\w.*,<>=!]{0,60})[ \t]*$"
+)
+
+
+def _conda_requests(text: str) -> Iterator[tuple[str, str]]:
+    """The user's own requests in conda's "Package X conflicts for:" groups (name, spec as
+    a specifier), where a group lists the request of X itself beside the chains into X."""
+    for group in _CONDA_GROUP.finditer(text):
+        if group["target"] in ("python", "python_abi") or group["target"].startswith("__"):
+            continue
+        for line in _group_lines(text, group.end()):
+            m = _CONDA_REQUEST.match(line)
+            if m is None or normalize_name(m["target"]) != normalize_name(group["target"]):
+                continue
+            spec = _conda_spec(m["spec"].replace(" ", ""))
+            if spec:
+                yield m["target"], spec
+
+
+def _conda_conflicts(text: str) -> list[Conflict]:
+    """The ranges conda's solvers say meet no release: two packages' in the classic solver's
+    groups, and the user's own request against a package's range (its groups and libmamba's
+    problem tree)."""
+    out: list[Conflict] = []
+    if "conflicts for:" in text and "UnsatisfiableError" in text:
+        chains = _conda_chains(text)
+        out += _between(chains, "conda")
+        out += _root_requested(chains, _conda_requests(text), "conda")
+    if _MAMBA_TREE in text and "is requested and can be installed" in text:
+        out += _mamba_requested(text)
     return out
 
 
@@ -1987,6 +2026,68 @@ def _mamba_python_conflicts(text: str) -> list[CondaPythonConflict]:
             )
         )
     return out
+
+
+#: libmamba's top node for a package the user asked for ("numpy 2.0**  is requested and can
+#: be installed", "numpy >=2  is requested ..."): its name and the spec as libmamba prints it,
+#: a fuzzy release with trailing stars (``2.0**``: every 2.0 release).
+#: https://github.com/mamba-org/mamba/blob/1.5.0/libmamba/src/core/problems_graph.cpp
+_MAMBA_REQUESTED = re.compile(
+    r"^(?P<name>[A-Za-z0-9][\w.-]{0,100}?)[ \t]+=?(?P<spec>[<>!=~]{0,2}[ \t]*\d[\w.,<>=!]{0,60}?)"
+    r"(?P<star>\*{0,2})[ \t]+is requested and can be installed"
+)
+#: A package libmamba cannot install, any package's (its version as the node prints it).
+_MAMBA_ROOT = re.compile(
+    r"^(?P<name>[A-Za-z0-9][\w.-]{0,100}?)(?:[ \t]+=?=?[ \t]*(?P<version>\d[\w.]*?))?"
+    r"[.*]*[ \t]*\*?[ \t]+is (?:not installable|uninstallable) because"
+)
+
+
+def _mamba_nodes(text: str) -> list[tuple[int, str]]:
+    """libmamba's problem tree below its head, each node with its column (the depth)."""
+    start = text.find(_MAMBA_TREE)
+    nodes = []
+    for line in text[start:].split("\n")[1:400]:
+        match = _MAMBA_NODE.match(line)
+        if match is not None:
+            nodes.append((len(match.group("lead")), match.group("node").strip()))
+    return nodes
+
+
+def _mamba_requested(text: str) -> list[Conflict]:
+    """A package the user asked for (a top node "is requested and can be installed") against
+    the range a package that cannot be installed requires of it, where that range is one of
+    the leaves right below it that conflict ("numpy >=1.22.4,<2.0a0 , which conflicts with
+    any installable versions previously reported"): the user's request against its range,
+    as pip's "The user requested" beside "depends on". Python's and the system's (virtual
+    packages) are read apart (:func:`read_conda_python_conflicts`)."""
+    nodes = _mamba_nodes(text)
+    if not nodes:
+        return []
+    top = min(column for column, _ in nodes)
+    roots: list[tuple[str, str]] = []
+    for column, node in nodes:
+        asked = _MAMBA_REQUESTED.match(node) if column == top else None
+        if asked is None or asked["name"] in ("python", "python_abi"):
+            continue
+        version = asked["spec"].replace(" ", "")
+        # libmamba prints a fuzzy request (``numpy=2.0``) as the release with stars.
+        spec = _conda_spec(f"{version}.*" if asked["star"] and version[0].isdigit() else version)
+        if spec:
+            roots.append((asked["name"], spec))
+    sides: list[tuple[str, str, str, str]] = []
+    for at, (column, node) in enumerate(nodes):
+        root = _MAMBA_ROOT.match(node) if column == top else None
+        if root is None or not root["version"]:
+            continue
+        below = list(itertools.takewhile(lambda n: n[0] > top, nodes[at + 1 :]))
+        child = min((c for c, _ in below), default=0)
+        for inner_column, inner in below:
+            leaf = _MAMBA_CONFLICT_LEAF.match(inner) if inner_column == child else None
+            spec = _conda_spec(leaf["spec"].strip().replace(" ", "")) if leaf else None
+            if leaf is not None and spec:
+                sides.append((root["name"], root["version"], leaf["name"], spec))
+    return _root_requested(sides, roots, "conda")
 
 
 def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflict]:

@@ -1707,9 +1707,10 @@ def _floor(spec: str) -> Optional[str]:
     return max(floors, key=version_key) if floors else None
 
 
-#: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``) and its upper bound (``<2.6.0``,
+#: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``, a prefix ``==2.0.*``: a
+#: conda request ``numpy=2.0`` is every 2.0 release) and its upper bound (``<2.6.0``,
 #: ``<=2.5.9``), as pip's resolver prints them.
-_FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
+_FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?:\.\*)?(?![\w.*])")
 #: An upper bound; conda's builds write theirs ``<1.20.0a0`` (conda-build's pin expressions
 #: append ``.0a0`` to the next release, conda_build/utils.py ``_increment``: below every
 #: pre-release of it), which caps at the same release.
@@ -2114,13 +2115,37 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
         who = causes.common.RESOLVER_NAMES[c.installer]
         kind = "pin" if exact_pin(c.have) else "requirement"
-        # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
-        owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
+        # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml;
+        # conda's are its command's (or an environment file's).
+        owner = (
+            "requirements"
+            if c.installer in causes.common.COMMAND_LINE_RESOLVERS
+            else "project's requirements"
+        )
         head = (
             f"The {owner} {'pin' if kind == 'pin' else 'ask for'} {c.target}{c.have}, outside "
             f"the range {tf} declares ({c.target}{c.spec})"
         )
-        if admitting is not None:
+        if c.installer == "conda":
+            # The matrix holds the ranges of PyPI's wheels; conda's channels build TensorFlow
+            # with ranges of their own (a build's "depends"), so no release from the matrix is
+            # offered: the package inside the range the solver printed, and each side's builds.
+            fix = Fix(
+                f"{head}, so {who} installs neither. conda's builds of TensorFlow declare "
+                f"{c.target} ranges of their own: pin {c.target} inside that range, or choose "
+                f"a TensorFlow build whose {c.target} range admits {asked} (`conda search "
+                "--info` lists each build's dependencies).",
+                (
+                    *_add(
+                        c.installer,
+                        f"{c.target}{c.spec}",
+                        f"{c.requirer}={c.requirer_version}" if c.requirer_version else "",
+                    ),
+                    causes.software.releases_command("conda", c.target),
+                    f'conda search --info "{c.requirer}"',
+                ),
+            )
+        elif admitting is not None:
             # A later line's declared range admits the pin (what the other packages that pinned
             # it need too): moving TensorFlow is what satisfies every side.
             wanted = f"{c.requirer}=={admitting.latest_patch}"

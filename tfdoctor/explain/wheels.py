@@ -225,17 +225,9 @@ def _no_wheel_read(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cause
     yanked = _yanked_placeholder(m, r, hits)
     if yanked is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
-    # The resolver's refusals of every release for the interpreter's Python ABI tag (a pin's
-    # refusal is one release's).
-    abi_words = [
-        h for h in hits if ABI_TAG in h.signature.tags and ONE_RELEASE not in h.signature.tags
-    ]
-    if abi_words and not r.pip_refusals:
-        # uv's (or pixi's) words say the wheels' Python ABI tags are what does not match:
-        # the interpreter's Python version, not its bitness or platform.
-        dist = next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")
-        if normalize_name(dist) in TF_DISTRIBUTIONS:
-            return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.abi_tag_python_fix(m)
+    abi = _abi_tag_refusal(m, r, hits)
+    if abi is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, abi
     chosen = _resolver_release(hits, r, m)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
@@ -1223,6 +1215,44 @@ def _platform_refusal(r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
     )
 
 
+#: uv's words for a wheel whose implementation tag fails (IncompatibleTag::Python: ``pp310``
+#: where the interpreter is PyPy), apart from the ABI's and the Python version's.
+_IMPLEMENTATION_WORDS = "with a matching Python implementation"
+
+
+def _implementation_words(hits: Sequence[Hits]) -> bool:
+    """Whether uv's refusal among ``hits`` is of the interpreter's implementation tag."""
+    return any(
+        _IMPLEMENTATION_WORDS in line
+        for h in hits
+        if ABI_TAG in h.signature.tags
+        for _, line in h.citations
+    )
+
+
+def _abi_tag_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
+    """The fix for the resolver's refusal of every release (or of a range of releases) of
+    TensorFlow for the interpreter's Python tags (a pin's refusal is one release's); None
+    where the words are not those, or are another package's."""
+    abi_words = [
+        h for h in hits if ABI_TAG in h.signature.tags and ONE_RELEASE not in h.signature.tags
+    ]
+    if not abi_words or r.pip_refusals:
+        return None
+    # uv's (or pixi's) words say the wheels' Python tags are what does not match: the
+    # interpreter's Python version (or implementation), not its bitness or platform.
+    dist = normalize_name(
+        next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")
+    )
+    if dist not in TF_DISTRIBUTIONS:
+        return None
+    if _implementation_words(abi_words):
+        return causes.platform.implementation_tag_fix(m, dist)
+    # uv's report of a range of releases (uv-no-abi-tag-range): the fix looks inside it.
+    within = next((g["spec"] for h in abi_words for g in h.groups if g.get("spec")), "")
+    return causes.platform.abi_tag_python_fix(m, dist, within)
+
+
 def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional[Fix]:
     """The fix for a release a resolver chose and found no file of, read with its hint (on
     the refusal's line, else uv's platform hint for that release on a line below it); for
@@ -1243,6 +1273,10 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional
         # releases has a wheel here is the companion's question (_refused_companion).
         return None
     dist, version = normalize_name(groups["dist"]), groups["tf_version"]
+    if _implementation_words(hits):
+        # The interpreter is not CPython (uv's implementation tag): TensorFlow publishes no
+        # other Python's wheel, so another release is no fix.
+        return causes.platform.implementation_tag_fix(m, dist, version)
     platforms = _UV_PLATFORMS.search(line)
     hinted = next(
         (x.platforms for x in r.platform_hints if x.dist == dist and x.version == version), ()
