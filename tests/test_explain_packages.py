@@ -235,8 +235,11 @@ The conflict is caused by:
 # --- companions' checks as they import ---------------------------------------------------------
 
 
+_SITE = "/opt/venv/lib/python3.9/site-packages"
+
+
 @pytest.mark.parametrize(
-    "text, dist, spec, found",
+    "text, dist, spec, found, warned",
     [
         pytest.param(
             "ImportError: This version of TensorFlow Probability requires TensorFlow\n"
@@ -245,6 +248,7 @@ The conflict is caused by:
             "tensorflow-probability",
             ">=2.13",
             "2.12.0",
+            False,
             id="probability-wrapped",
         ),
         pytest.param(
@@ -253,6 +257,7 @@ The conflict is caused by:
             "tf-agents",
             ">=2.15.0",
             "2.14.1",
+            False,
             id="agents",
         ),
         pytest.param(
@@ -263,6 +268,7 @@ The conflict is caused by:
             "tensorflow-addons",
             ">=2.12.0,<2.15.0",
             "2.16.1",
+            False,
             id="addons",
         ),
         pytest.param(
@@ -272,15 +278,57 @@ The conflict is caused by:
             "tensorflow-probability",
             "",
             "",
+            False,
             id="probability-signatures",
+        ),
+        pytest.param(
+            f"{_SITE}/tensorflow_addons/utils/resource_loader.py:72: UserWarning: You are "
+            "currently using TensorFlow 2.5.0 and trying to load a custom op "
+            "(custom_ops/layers/_correlation_cost_ops.so).\nTensorFlow Addons has compiled its "
+            "custom ops against TensorFlow 2.4.0, and there are no compatibility guarantees "
+            "between the two versions. \nThis means that you might get segfaults when loading "
+            "the custom op, or other kind of low-level errors.\n\nYou can also change the "
+            "TensorFlow version installed on your system. You would need a TensorFlow version "
+            "equal to or above 2.4.0 and strictly below 2.5.0.\n  warnings.warn(\n",
+            "tensorflow-addons",
+            ">=2.4.0,<2.5.0",
+            "2.5.0",
+            True,
+            id="addons-custom-op",
+        ),
+        pytest.param(
+            f"{_SITE}/tensorflow_recommenders_addons/utils/resource_loader.py:99: UserWarning: "
+            "You are currently using TensorFlow 2.12.1 and trying to load a custom op "
+            "(dynamic_embedding/core/_cuckoo_hashtable_ops.so).\nTFRA has compiled its custom "
+            "ops against TensorFlow 2.15.1, and there are no compatibility guarantees between "
+            "the two versions. \nYou can also change the TensorFlow version installed on your "
+            "system. You would need a TensorFlow version equal to 2.15.1. \n",
+            "tensorflow-recommenders-addons",
+            "==2.15.1",
+            "2.12.1",
+            True,
+            id="recommenders-addons-by-its-path",
+        ),
+        pytest.param(
+            "UserWarning: You are currently using TensorFlow 2.14.0 and trying to load a "
+            "KerasCV custom op.\nKerasCV has compiled its custom ops against TensorFlow 2.13, "
+            "and there are no compatibility guarantees between the two versions.\n",
+            "keras-cv",
+            "==2.13.*",
+            "2.14.0",
+            True,
+            id="keras-cv-line-only",
         ),
     ],
 )
-def test_a_companions_verdict_is_read(text: str, dist: str, spec: str, found: str) -> None:
+def test_a_companions_verdict_is_read(
+    text: str, dist: str, spec: str, found: str, warned: bool
+) -> None:
     (check,) = read_import_checks([text])
-    assert (check.dist, check.spec, check.found) == (dist, spec, found)
+    assert (check.dist, check.spec, check.found, check.warned) == (dist, spec, found, warned)
     finding = _one(_explain(text), "companion-mismatch")
-    assert finding.severity is Severity.ERROR
+    # A warning the program went on after (the custom-op loaders') is a warning.
+    assert finding.severity is (Severity.WARNING if warned else Severity.ERROR)
     assert dist in _fix(finding)
 
 
@@ -292,6 +340,55 @@ def test_the_tensorflow_a_companion_found_is_the_installed_one() -> None:
     report = _explain(text)
     assert report.facts.package("tensorflow") is not None
     assert "2.15.1" in _fix(_one(report, "companion-mismatch"))
+
+
+_DF_WARNING = (
+    "WARNING:root:TensorFlow Decision Forests {df} is compatible with the following TensorFlow "
+    "Versions: [{listed}]. However, TensorFlow {tf} was detected. This can cause issues with "
+    "the TF API and symbols in the custom C++ ops. See the TF and TF-DF compatibility table at "
+    "https://github.com/tensorflow/decision-forests/blob/main/documentation/known_issues.md"
+    "#compatibility-table.\nEpoch 1/3\n"
+)
+
+
+@pytest.mark.parametrize(
+    "listed, tf, spec",
+    [
+        pytest.param("'2.12.0'", "2.13.0", "==2.12.0", id="one-release"),
+        pytest.param("'2.16.1', '2.16.2'", "2.17.0", ">=2.16.1,<=2.16.2", id="two-releases"),
+    ],
+)
+def test_decision_forests_logged_check_is_a_warning_naming_its_release(
+    listed: str, tf: str, spec: str
+) -> None:
+    text = _DF_WARNING.format(df="1.3.0", listed=listed, tf=tf)
+    (check,) = read_import_checks([text])
+    assert (check.dist, check.spec, check.found, check.warned) == (
+        "tensorflow-decision-forests",
+        spec,
+        tf,
+        True,
+    )
+    finding = _one(_explain(text), "companion-mismatch")
+    assert finding.severity is Severity.WARNING
+    assert 'pip install "tensorflow-decision-forests==' in _fix(finding)
+    assert f"TensorFlow {tf} is installed" in _fix(finding)
+
+
+def test_decision_forests_check_a_patch_apart_is_no_mismatch() -> None:
+    # Its setup.py requires tensorflow~=2.X.0: every patch of the line it was built for.
+    text = _DF_WARNING.format(df="1.5.0", listed="'2.13.0'", tf="2.13.1")
+    assert read_import_checks([text]) == []
+    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
+
+
+def test_a_custom_op_loaded_without_the_loaders_verdict_is_not_read() -> None:
+    text = (
+        "I0412 10:02:11.118 load_library.cc:51] Loaded custom op library libzero_out.so built "
+        "against TensorFlow 2.15.0; you are currently using TensorFlow 2.15.0\n"
+    )
+    assert read_import_checks([text]) == []
+    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
 
 
 # --- Keras 3 refusing a Keras 2 library's object ----------------------------------------------

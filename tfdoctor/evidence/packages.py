@@ -35,7 +35,7 @@ from typing import Optional
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at, listed_rows
 from tfdoctor.evidence.installer import uv_interface
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, normalize_name
-from tfdoctor.modules import distribution_of
+from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 
 #: Conflicts and import checks kept per log.
@@ -1001,14 +1001,22 @@ class ImportCheck(Record):
 
 def _dist_of(name: str) -> str:
     """The distribution a companion's display name stands for (``TensorFlow Probability``
-    -> ``tensorflow-probability``, ``TF-Agents`` -> ``tf-agents``)."""
-    return normalize_name(re.sub(r"\s+", "-", name.strip()))
+    -> ``tensorflow-probability``, ``TF-Agents`` -> ``tf-agents``; a name run together,
+    ``KerasCV``, -> ``keras-cv`` where the module table knows that distribution and not the
+    name as written)."""
+    plain = normalize_name(re.sub(r"\s+", "-", name.strip()))
+    if modules().module_of(plain) is not None:
+        return plain
+    # KerasCV and KerasNLP name themselves so in their messages; pip knows keras-cv, keras-nlp.
+    split = normalize_name(re.sub(r"(?<=[a-z])(?=[A-Z])", "-", name.strip()))
+    return split if modules().module_of(split) is not None else plain
 
 
 #: The sentences companions print when the TensorFlow they import with is not the one they
 #: were built for: (pattern over whitespace-collapsed text, the distribution when the
-#: sentence does not name it, where the sentence is printed).
-IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+#: sentence does not name it, whether the sentence is logged as a warning the program goes
+#: on after, where the sentence is printed).
+IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
     (
         # TensorFlow Probability's _ensure_tf_install, copied by TF-Agents and others.
         re.compile(
@@ -1017,6 +1025,7 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"\s*;\s*Detected an installation of version (?P<found>\d[\w.+-]*?)\.?(?=\s|$)"
         ),
         "",
+        False,
         "https://github.com/tensorflow/probability/blob/v0.13.0/tensorflow_probability/python/__init__.py",
     ),
     (
@@ -1028,6 +1037,7 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"(?P<found>\d[\w.+-]*?) and is not supported"
         ),
         "tensorflow-addons",
+        False,
         "https://github.com/tensorflow/addons/blob/v0.19.0/tensorflow_addons/utils/ensure_tf_install.py",
     ),
     (
@@ -1037,11 +1047,76 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"Arg specs do not match: original=FullArgSpec\(.{0,600}?fn=<function (?P<fn>\w+)"
         ),
         "tensorflow-probability",
+        False,
         "https://github.com/tensorflow/probability/blob/v0.21.0/tensorflow_probability/python/internal/prefer_static.py",
+    ),
+    (
+        # TensorFlow Decision Forests' check_version, logged (logging.warning) as it imports:
+        # "TensorFlow Decision Forests 1.3.0 is compatible with the following TensorFlow
+        # Versions: ['2.12.0']. However, TensorFlow 2.13.0 was detected." The list is the
+        # releases its custom C++ ops were built against.
+        re.compile(
+            r"(?P<name>[A-Z][\w-]*(?: [A-Z][\w-]*){0,3}) v?\d[\w.]* is compatible with the "
+            r"following (?i:tensorflow versions): \[(?P<listed>[^\]]{1,200})\]\. However, "
+            r"(?i:tensorflow) (?P<found>\d[\w.+-]*?) was detected"
+        ),
+        "",
+        True,
+        "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
+    ),
+    (
+        # The custom-op loaders' warning (a UserWarning: the op is loaded after it), one shape
+        # in TensorFlow Addons (tensorflow_addons/utils/resource_loader.py, v0.10.0 on),
+        # TensorFlow Recommenders-Addons ("TFRA has compiled ...") and KerasCV ("trying to
+        # load a KerasCV custom op"): "You are currently using TensorFlow 2.4.1 and trying to
+        # load a custom op (...). TensorFlow Addons has compiled its custom ops against
+        # TensorFlow 2.3.0, ...", then the range it loads under ("equal to or above 2.3.0 and
+        # strictly below 2.4.0"; TFRA: "equal to 2.8.3"). The warning's file names the
+        # package where the sentence names it by an abbreviation.
+        re.compile(
+            r"(?:[/\\](?:site|dist)-packages[/\\](?P<module>\w+)[/\\]\S{0,200}?\.py:\d+: "
+            r"\w*Warning: )?You are currently using (?i:tensorflow) (?P<found>\d[\w.+-]*?) and "
+            r"trying to load a (?:\w+ )?custom op\b.{0,200}?(?P<name>\w[\w-]*(?: \w[\w-]*){0,2}) "
+            r"has compiled its custom ops against (?i:tensorflow) (?P<built>\d+(?:\.\d+)+)"
+            r"(?:.{0,600}?You would need a (?i:tensorflow) version equal to (?:or above "
+            r"(?P<low>\d+(?:\.\d+)+) and strictly below (?P<high>\d+(?:\.\d+)+)"
+            r"|(?P<pinned>\d+(?:\.\d+)+)))?"
+        ),
+        "",
+        True,
+        "https://github.com/tensorflow/addons/blob/v0.13.0/tensorflow_addons/utils/resource_loader.py",
     ),
 )
 #: Words every import check's sentence holds: a block without one is not searched.
-_CHECK_WORDS = ("Detected an installation of version", "Addons supports", "Arg specs do not match")
+_CHECK_WORDS = (
+    "Detected an installation of version",
+    "Addons supports",
+    "Arg specs do not match",
+    "is compatible with the following",
+    "has compiled its custom ops",
+)
+#: A version in a list a check prints (``['2.16.1', '2.16.2']``).
+_PRINTED_RELEASE = re.compile(r"\d+(?:\.\d+)+")
+
+
+def _listed_spec(listed: str, found: str) -> Optional[str]:
+    """The range a printed list of TensorFlow releases stands for (``==2.12.0``; several, from
+    the lowest to the highest), or None where the release ``found`` is of a line the list
+    names: the check compares whole versions, while the companion's own requirement admits
+    every patch of its line (TF-DF's configure/setup.py, ``tensorflow~=2.X.0`` from 1.0.1:
+    https://github.com/tensorflow/decision-forests/blob/v1.5.0/configure/setup.py), so a
+    patch apart is no mismatch."""
+    versions = sorted(
+        set(_PRINTED_RELEASE.findall(listed)), key=lambda v: tuple(int(x) for x in v.split("."))
+    )
+    if not versions:
+        return None
+    line = ".".join(found.split(".")[:2])
+    if any(".".join(v.split(".")[:2]) == line for v in versions):
+        return None
+    if len(versions) == 1:
+        return f"=={versions[0]}"
+    return f">={versions[0]},<={versions[-1]}"
 
 
 def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
@@ -1052,15 +1127,35 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
         if not any(word in text for word in _CHECK_WORDS):
             continue
         flat = re.sub(r"\s+", " ", text)
-        for pattern, dist, _ in IMPORT_CHECKS:
+        for pattern, dist, warned, _ in IMPORT_CHECKS:
             for m in pattern.finditer(flat):
                 groups = m.groupdict()
                 spec = groups.get("spec") or ""
                 if groups.get("low"):
                     spec = f">={groups['low']},<{groups['high']}"
-                name = dist or _dist_of(groups.get("name") or "")
+                elif groups.get("pinned"):
+                    spec = f"=={groups['pinned']}"
+                elif groups.get("built"):
+                    # KerasCV compares the line only (tf.__version__.startswith("2.12")).
+                    built = groups["built"]
+                    spec = f"=={built}" if built.count(".") > 1 else f"=={built}.*"
+                if groups.get("listed") is not None:
+                    listed = _listed_spec(groups["listed"], groups.get("found") or "")
+                    if listed is None:
+                        continue
+                    spec = listed
+                module = groups.get("module")
+                name = (
+                    dist
+                    or (distribution_of(module) if module else None)
+                    or _dist_of(groups.get("name") or "")
+                )
                 found = ImportCheck(
-                    name, spec.replace(" ", ""), groups.get("found") or "", m.group(0)
+                    name,
+                    spec.replace(" ", ""),
+                    groups.get("found") or "",
+                    m.group(0),
+                    warned=warned,
                 )
                 if found not in out:
                     out.append(found)
