@@ -414,6 +414,50 @@ def test_a_librarys_floor_above_the_tensorflow_found_moves_tensorflow_not_the_li
     assert "--upgrade keras-nlp" not in fix
 
 
+@pytest.mark.parametrize(
+    "text, severity, pin",
+    [
+        pytest.param(
+            f'  File "{_SITE}/keras_cv/version_check.py", line 25, in check_tf_version\n'
+            "    raise RuntimeError(\n"
+            "RuntimeError: The Tensorflow package version needs to be at least 2.11.0 for "
+            "KerasCV to run. Currently, your TensorFlow version is 2.10.1. Please upgrade with "
+            "`$ pip install --upgrade tensorflow`.\n",
+            Severity.ERROR,
+            'install "tensorflow>=2.11.0,<2.12"',
+            id="raised",
+        ),
+        pytest.param(
+            # The warning's first line states the floor; the version found is wrapped onto
+            # the next line, which the warning's reading does not hold.
+            f"{_SITE}/keras_nlp/version_check.py:27: ImportWarning: The Tensorflow package "
+            "version needs to be at least 2.9.0 \nfor KerasNLP to run. Currently, your "
+            "TensorFlow version is \n2.8.2. Please upgrade with \n  warnings.warn(\n",
+            Severity.WARNING,
+            'install "tensorflow>=2.9.0,<2.10"',
+            id="warned-wrapped",
+        ),
+    ],
+)
+def test_a_floor_worded_at_least_moves_tensorflow(text: str, severity: Severity, pin: str) -> None:
+    # KerasCV's and KerasNLP's version_check.py: "needs to be at least X for KerasCV to run".
+    found = [x for x in explained(text).findings if x.cause == COMPANION]
+    assert len(found) == 1 and found[0].severity is severity
+    fix = fix_text(found[0])
+    assert pin in fix and "--upgrade keras" not in fix
+
+
+def test_at_least_of_something_else_than_a_version_is_no_floor() -> None:
+    text = (
+        f'  File "{_SITE}/keras_cv/version_check.py", line 25, in check_tf_version\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: TensorFlow 2.13.0 requires at least 2 GPUs for this strategy.\n"
+    )
+    assert "tensorflow>=2" not in "\n".join(
+        fix_text(x) for x in explained(text).findings if x.fix is not None
+    )
+
+
 def test_a_librarys_floor_on_a_keras_3_line_moves_keras_with_tensorflow() -> None:
     text = (
         "tensorflow 2.12.0\nkeras 2.12.0\n"

@@ -282,6 +282,16 @@ _SITE = "/opt/venv/lib/python3.9/site-packages"
             id="probability-signatures",
         ),
         pytest.param(
+            "WARNING:root:Failure to load the custom c++ tensorflow ops. This error is likely "
+            "caused the version of TensorFlow and TensorFlow Decision Forests are not "
+            "compatible.",
+            "tensorflow-decision-forests",
+            "",
+            "",
+            False,
+            id="decision-forests-ops-failed",
+        ),
+        pytest.param(
             f"{_SITE}/tensorflow_addons/utils/resource_loader.py:72: UserWarning: You are "
             "currently using TensorFlow 2.5.0 and trying to load a custom op "
             "(custom_ops/layers/_correlation_cost_ops.so).\nTensorFlow Addons has compiled its "

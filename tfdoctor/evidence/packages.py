@@ -1065,6 +1065,19 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
         "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
     ),
     (
+        # Decision Forests' words as its custom ops fail to load, logged before the loader's
+        # exception is raised again (check_version.info_fail_to_load_custom_op): the ops
+        # were built for another TensorFlow; neither version is named.
+        re.compile(
+            r"Failure to load the custom c\+\+ (?i:tensorflow) ops\. This error is likely "
+            r"caused the version of (?i:tensorflow) and (?P<name>[A-Z][\w-]*(?: [A-Z][\w-]*){0,3}) "
+            r"are not compatible"
+        ),
+        "",
+        False,
+        "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
+    ),
+    (
         # The custom-op loaders' warning (a UserWarning: the op is loaded after it), one shape
         # in TensorFlow Addons (tensorflow_addons/utils/resource_loader.py, v0.10.0 on),
         # TensorFlow Recommenders-Addons ("TFRA has compiled ...") and KerasCV ("trying to
@@ -1094,6 +1107,7 @@ _CHECK_WORDS = (
     "Arg specs do not match",
     "is compatible with the following",
     "has compiled its custom ops",
+    "Failure to load the custom",
 )
 #: A version in a list a check prints (``['2.16.1', '2.16.2']``).
 _PRINTED_RELEASE = re.compile(r"\d+(?:\.\d+)+")
@@ -1175,10 +1189,14 @@ _REFUSING = re.compile(
     re.I,
 )
 _TF_VERSION_WORD = re.compile(r"\bversions?\b|\d+\.\d+")
-#: A range's bounds as such sentences write them: ``>= 2.8``, ``<2.16``, ``2.12 or higher``.
+#: A range's bounds as such sentences write them: ``>= 2.8``, ``<2.16``, ``2.12 or higher``,
+#: ``at least 2.11.0`` (KerasCV's and KerasNLP's version_check.py: "The Tensorflow package
+#: version needs to be at least 2.11.0 for KerasCV to run",
+#: https://github.com/keras-team/keras-cv/blob/v0.5.0/keras_cv/version_check.py).
 _STATED_BOUND = re.compile(
     r"(?P<op>[<>]=?|==|~=|!=)\s*(?P<v>\d+(?:\.\d+)+)"
     r"|(?P<low>\d+(?:\.\d+)+)\s+or\s+(?:higher|newer|later|above|greater)"
+    r"|\bat least (?:(?:tensor ?flow|version) )?(?P<least>\d+(?:\.\d+)+)"
 )
 #: The version the library found, after the words that introduce it (``Detected an
 #: installation of version 2.4.1``, ``you are using TensorFlow 2.17.0``, ``installed:
@@ -1209,7 +1227,9 @@ def library_verdict(
     ):
         return None
     bounds = [
-        f"{m.group('op')}{m.group('v')}" if m.group("op") else f">={m.group('low')}"
+        f"{m.group('op')}{m.group('v')}"
+        if m.group("op")
+        else f">={m.group('low') or m.group('least')}"
         for m in _STATED_BOUND.finditer(flat)
     ]
     stated = {b.lstrip("<>=~!") for b in bounds}
