@@ -447,6 +447,27 @@ def test_a_floor_worded_at_least_moves_tensorflow(text: str, severity: Severity,
     assert pin in fix and "--upgrade keras" not in fix
 
 
+def test_a_range_marked_included_and_excluded_is_read_with_the_version_found() -> None:
+    # OpenNMT-tf's version.py warns so as it imports, and goes on.
+    text = (
+        f"{_SITE}/opennmt/version.py:23: UserWarning: OpenNMT-tf supports TensorFlow versions "
+        "2.3.0 (included) to 2.5.0 (excluded), but you have TensorFlow 2.6.0 installed. Some "
+        "features might not work properly.\n  warnings.warn(\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == COMPANION]
+    assert len(found) == 1 and found[0].severity is Severity.WARNING
+    fix = fix_text(found[0])
+    assert "opennmt-tf asks for TensorFlow >=2.3.0,<2.5.0; TensorFlow 2.6.0 is installed" in fix
+
+
+def test_but_you_have_of_something_else_than_tensorflow_is_no_refusal() -> None:
+    text = (
+        f"{_SITE}/opennmt/runner.py:210: UserWarning: Training on TensorFlow 2.6.0 asks for 4 "
+        "replicas but you have 2 devices.\n  warnings.warn(\n"
+    )
+    assert COMPANION not in problem_causes(explained(text))
+
+
 def test_at_least_of_something_else_than_a_version_is_no_floor() -> None:
     text = (
         f'  File "{_SITE}/keras_cv/version_check.py", line 25, in check_tf_version\n'

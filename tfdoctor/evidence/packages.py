@@ -1185,7 +1185,11 @@ _TF_NAMED = re.compile(r"\btensor ?flow\b", re.I)
 _REFUSING = re.compile(
     r"\b(?:not (?:supported|compatible)|unsupported|incompatible|no matching|(?:does|do) not "
     r"match|mismatch(?:ed)?|requires?|required|at least|or (?:higher|newer|later|above|greater)"
-    r"|strictly below|(?:supports?|compatible with) only|only (?:supports?|works))\b",
+    r"|strictly below|(?:supports?|compatible with) only|only (?:supports?|works)"
+    # OpenNMT-tf's version.py: "supports TensorFlow versions 2.3.0 (included) to 2.5.0
+    # (excluded), but you have TensorFlow 2.6.0 installed"
+    # (https://github.com/OpenNMT/OpenNMT-tf/blob/v2.18.0/opennmt/version.py).
+    r"|but you have (?:tensor ?flow|version))\b",
     re.I,
 )
 _TF_VERSION_WORD = re.compile(r"\bversions?\b|\d+\.\d+")
@@ -1197,6 +1201,8 @@ _STATED_BOUND = re.compile(
     r"(?P<op>[<>]=?|==|~=|!=)\s*(?P<v>\d+(?:\.\d+)+)"
     r"|(?P<low>\d+(?:\.\d+)+)\s+or\s+(?:higher|newer|later|above|greater)"
     r"|\bat least (?:(?:tensor ?flow|version) )?(?P<least>\d+(?:\.\d+)+)"
+    # A range's ends marked "(included)" and "(excluded)" (OpenNMT-tf, above).
+    r"|(?P<incl>\d+(?:\.\d+)+) \(included\)|(?P<excl>\d+(?:\.\d+)+) \(excluded\)"
 )
 #: The version the library found, after the words that introduce it (``Detected an
 #: installation of version 2.4.1``, ``you are using TensorFlow 2.17.0``, ``installed:
@@ -1229,7 +1235,9 @@ def library_verdict(
     bounds = [
         f"{m.group('op')}{m.group('v')}"
         if m.group("op")
-        else f">={m.group('low') or m.group('least')}"
+        else f"<{m.group('excl')}"
+        if m.group("excl")
+        else f">={m.group('low') or m.group('least') or m.group('incl')}"
         for m in _STATED_BOUND.finditer(flat)
     ]
     stated = {b.lstrip("<>=~!") for b in bounds}
