@@ -392,6 +392,25 @@ def test_decision_forests_check_a_patch_apart_is_no_mismatch() -> None:
     assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "You are currently using TensorFlow 2.4.1 and trying to load a custom op "
+            + "a" * 100_000
+            + " has compiled its custom ops",
+            id="custom-op-long-word",
+        ),
+        pytest.param(("A" * 30 + " ") * 3_000 + " is compatible with the following", id="names"),
+        pytest.param("Failure to load the custom " + "Ab " * 40_000, id="failure-words"),
+    ],
+)
+def test_the_companions_logged_verdicts_read_a_long_line_in_linear_time(text: str) -> None:
+    start = time.perf_counter()
+    assert read_import_checks([text]) == []
+    assert time.perf_counter() - start < 0.5
+
+
 def test_a_custom_op_loaded_without_the_loaders_verdict_is_not_read() -> None:
     text = (
         "I0412 10:02:11.118 load_library.cc:51] Loaded custom op library libzero_out.so built "

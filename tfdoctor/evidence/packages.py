@@ -1056,9 +1056,10 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
         # Versions: ['2.12.0']. However, TensorFlow 2.13.0 was detected." The list is the
         # releases its custom C++ ops were built against.
         re.compile(
-            r"(?P<name>[A-Z][\w-]*(?: [A-Z][\w-]*){0,3}) v?\d[\w.]* is compatible with the "
-            r"following (?i:tensorflow versions): \[(?P<listed>[^\]]{1,200})\]\. However, "
-            r"(?i:tensorflow) (?P<found>\d[\w.+-]*?) was detected"
+            r"\b(?P<name>[A-Z][\w-]{0,40}(?: [A-Z][\w-]{0,40}){0,3}) v?\d[\w.]{0,30} is "
+            r"compatible with the following (?i:tensorflow versions): "
+            r"\[(?P<listed>[^\]]{1,200})\]\. However, (?i:tensorflow) (?P<found>\d[\w.+-]{0,40}?) "
+            r"was detected"
         ),
         "",
         True,
@@ -1070,8 +1071,8 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
         # were built for another TensorFlow; neither version is named.
         re.compile(
             r"Failure to load the custom c\+\+ (?i:tensorflow) ops\. This error is likely "
-            r"caused the version of (?i:tensorflow) and (?P<name>[A-Z][\w-]*(?: [A-Z][\w-]*){0,3}) "
-            r"are not compatible"
+            r"caused the version of (?i:tensorflow) and "
+            r"(?P<name>[A-Z][\w-]{0,40}(?: [A-Z][\w-]{0,40}){0,3}) are not compatible"
         ),
         "",
         False,
@@ -1088,9 +1089,10 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
         # package where the sentence names it by an abbreviation.
         re.compile(
             r"(?:[/\\](?:site|dist)-packages[/\\](?P<module>\w+)[/\\]\S{0,200}?\.py:\d+: "
-            r"\w*Warning: )?You are currently using (?i:tensorflow) (?P<found>\d[\w.+-]*?) and "
-            r"trying to load a (?:\w+ )?custom op\b.{0,200}?(?P<name>\w[\w-]*(?: \w[\w-]*){0,2}) "
-            r"has compiled its custom ops against (?i:tensorflow) (?P<built>\d+(?:\.\d+)+)"
+            r"\w*Warning: )?You are currently using (?i:tensorflow) "
+            r"(?P<found>\d[\w.+-]{0,40}?) and trying to load a (?:\w+ )?custom op\b.{0,200}?"
+            r"\b(?P<name>\w[\w-]{0,40}(?: \w[\w-]{0,40}){0,2}) has compiled its custom ops "
+            r"against (?i:tensorflow) (?P<built>\d+(?:\.\d+)+)"
             r"(?:.{0,600}?You would need a (?i:tensorflow) version equal to (?:or above "
             r"(?P<low>\d+(?:\.\d+)+) and strictly below (?P<high>\d+(?:\.\d+)+)"
             r"|(?P<pinned>\d+(?:\.\d+)+)))?"
