@@ -235,9 +235,6 @@ The conflict is caused by:
 # --- companions' checks as they import ---------------------------------------------------------
 
 
-_SITE = "/opt/venv/lib/python3.9/site-packages"
-
-
 @pytest.mark.parametrize(
     "text, dist, spec, found, warned",
     [
@@ -290,44 +287,6 @@ _SITE = "/opt/venv/lib/python3.9/site-packages"
             "",
             False,
             id="decision-forests-ops-failed",
-        ),
-        pytest.param(
-            f"{_SITE}/tensorflow_addons/utils/resource_loader.py:72: UserWarning: You are "
-            "currently using TensorFlow 2.5.0 and trying to load a custom op "
-            "(custom_ops/layers/_correlation_cost_ops.so).\nTensorFlow Addons has compiled its "
-            "custom ops against TensorFlow 2.4.0, and there are no compatibility guarantees "
-            "between the two versions. \nThis means that you might get segfaults when loading "
-            "the custom op, or other kind of low-level errors.\n\nYou can also change the "
-            "TensorFlow version installed on your system. You would need a TensorFlow version "
-            "equal to or above 2.4.0 and strictly below 2.5.0.\n  warnings.warn(\n",
-            "tensorflow-addons",
-            ">=2.4.0,<2.5.0",
-            "2.5.0",
-            True,
-            id="addons-custom-op",
-        ),
-        pytest.param(
-            f"{_SITE}/tensorflow_recommenders_addons/utils/resource_loader.py:99: UserWarning: "
-            "You are currently using TensorFlow 2.12.1 and trying to load a custom op "
-            "(dynamic_embedding/core/_cuckoo_hashtable_ops.so).\nTFRA has compiled its custom "
-            "ops against TensorFlow 2.15.1, and there are no compatibility guarantees between "
-            "the two versions. \nYou can also change the TensorFlow version installed on your "
-            "system. You would need a TensorFlow version equal to 2.15.1. \n",
-            "tensorflow-recommenders-addons",
-            "==2.15.1",
-            "2.12.1",
-            True,
-            id="recommenders-addons-by-its-path",
-        ),
-        pytest.param(
-            "UserWarning: You are currently using TensorFlow 2.14.0 and trying to load a "
-            "KerasCV custom op.\nKerasCV has compiled its custom ops against TensorFlow 2.13, "
-            "and there are no compatibility guarantees between the two versions.\n",
-            "keras-cv",
-            "==2.13.*",
-            "2.14.0",
-            True,
-            id="keras-cv-line-only",
         ),
     ],
 )
@@ -395,12 +354,6 @@ def test_decision_forests_check_a_patch_apart_is_no_mismatch() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        pytest.param(
-            "You are currently using TensorFlow 2.4.1 and trying to load a custom op "
-            + "a" * 100_000
-            + " has compiled its custom ops",
-            id="custom-op-long-word",
-        ),
         pytest.param(("A" * 30 + " ") * 3_000 + " is compatible with the following", id="names"),
         pytest.param("Failure to load the custom " + "Ab " * 40_000, id="failure-words"),
     ],
@@ -409,15 +362,6 @@ def test_the_companions_logged_verdicts_read_a_long_line_in_linear_time(text: st
     start = time.perf_counter()
     assert read_import_checks([text]) == []
     assert time.perf_counter() - start < 0.5
-
-
-def test_a_custom_op_loaded_without_the_loaders_verdict_is_not_read() -> None:
-    text = (
-        "I0412 10:02:11.118 load_library.cc:51] Loaded custom op library libzero_out.so built "
-        "against TensorFlow 2.15.0; you are currently using TensorFlow 2.15.0\n"
-    )
-    assert read_import_checks([text]) == []
-    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
 
 
 # --- Keras 3 refusing a Keras 2 library's object ----------------------------------------------

@@ -35,7 +35,7 @@ from typing import Optional
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at, listed_rows
 from tfdoctor.evidence.installer import uv_interface
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, normalize_name
-from tfdoctor.modules import distribution_of, modules
+from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 
 #: Conflicts and import checks kept per log.
@@ -1001,15 +1001,8 @@ class ImportCheck(Record):
 
 def _dist_of(name: str) -> str:
     """The distribution a companion's display name stands for (``TensorFlow Probability``
-    -> ``tensorflow-probability``, ``TF-Agents`` -> ``tf-agents``; a name run together,
-    ``KerasCV``, -> ``keras-cv`` where the module table knows that distribution and not the
-    name as written)."""
-    plain = normalize_name(re.sub(r"\s+", "-", name.strip()))
-    if modules().module_of(plain) is not None:
-        return plain
-    # KerasCV and KerasNLP name themselves so in their messages; pip knows keras-cv, keras-nlp.
-    split = normalize_name(re.sub(r"(?<=[a-z])(?=[A-Z])", "-", name.strip()))
-    return split if modules().module_of(split) is not None else plain
+    -> ``tensorflow-probability``, ``TF-Agents`` -> ``tf-agents``)."""
+    return normalize_name(re.sub(r"\s+", "-", name.strip()))
 
 
 #: The sentences companions print when the TensorFlow they import with is not the one they
@@ -1078,29 +1071,6 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
         False,
         "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
     ),
-    (
-        # The custom-op loaders' warning (a UserWarning: the op is loaded after it), one shape
-        # in TensorFlow Addons (tensorflow_addons/utils/resource_loader.py, v0.10.0 on),
-        # TensorFlow Recommenders-Addons ("TFRA has compiled ...") and KerasCV ("trying to
-        # load a KerasCV custom op"): "You are currently using TensorFlow 2.4.1 and trying to
-        # load a custom op (...). TensorFlow Addons has compiled its custom ops against
-        # TensorFlow 2.3.0, ...", then the range it loads under ("equal to or above 2.3.0 and
-        # strictly below 2.4.0"; TFRA: "equal to 2.8.3"). The warning's file names the
-        # package where the sentence names it by an abbreviation.
-        re.compile(
-            r"(?:[/\\](?:site|dist)-packages[/\\](?P<module>\w+)[/\\]\S{0,200}?\.py:\d+: "
-            r"\w*Warning: )?You are currently using (?i:tensorflow) "
-            r"(?P<found>\d[\w.+-]{0,40}?) and trying to load a (?:\w+ )?custom op\b.{0,200}?"
-            r"\b(?P<name>\w[\w-]{0,40}(?: \w[\w-]{0,40}){0,2}) has compiled its custom ops "
-            r"against (?i:tensorflow) (?P<built>\d+(?:\.\d+)+)"
-            r"(?:.{0,600}?You would need a (?i:tensorflow) version equal to (?:or above "
-            r"(?P<low>\d+(?:\.\d+)+) and strictly below (?P<high>\d+(?:\.\d+)+)"
-            r"|(?P<pinned>\d+(?:\.\d+)+)))?"
-        ),
-        "",
-        True,
-        "https://github.com/tensorflow/addons/blob/v0.13.0/tensorflow_addons/utils/resource_loader.py",
-    ),
 )
 #: Words every import check's sentence holds: a block without one is not searched.
 _CHECK_WORDS = (
@@ -1108,7 +1078,6 @@ _CHECK_WORDS = (
     "Addons supports",
     "Arg specs do not match",
     "is compatible with the following",
-    "has compiled its custom ops",
     "Failure to load the custom",
 )
 #: A version in a list a check prints (``['2.16.1', '2.16.2']``).
@@ -1149,23 +1118,12 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
                 spec = groups.get("spec") or ""
                 if groups.get("low"):
                     spec = f">={groups['low']},<{groups['high']}"
-                elif groups.get("pinned"):
-                    spec = f"=={groups['pinned']}"
-                elif groups.get("built"):
-                    # KerasCV compares the line only (tf.__version__.startswith("2.12")).
-                    built = groups["built"]
-                    spec = f"=={built}" if built.count(".") > 1 else f"=={built}.*"
                 if groups.get("listed") is not None:
                     listed = _listed_spec(groups["listed"], groups.get("found") or "")
                     if listed is None:
                         continue
                     spec = listed
-                module = groups.get("module")
-                name = (
-                    dist
-                    or (distribution_of(module) if module else None)
-                    or _dist_of(groups.get("name") or "")
-                )
+                name = dist or _dist_of(groups.get("name") or "")
                 found = ImportCheck(
                     name,
                     spec.replace(" ", ""),
