@@ -278,16 +278,6 @@ The conflict is caused by:
             False,
             id="probability-signatures",
         ),
-        pytest.param(
-            "WARNING:root:Failure to load the custom c++ tensorflow ops. This error is likely "
-            "caused the version of TensorFlow and TensorFlow Decision Forests are not "
-            "compatible.",
-            "tensorflow-decision-forests",
-            "",
-            "",
-            False,
-            id="decision-forests-ops-failed",
-        ),
     ],
 )
 def test_a_companions_verdict_is_read(
@@ -342,6 +332,32 @@ def test_decision_forests_logged_check_is_a_warning_naming_its_release(
     assert finding.severity is Severity.WARNING
     assert 'pip install "tensorflow-decision-forests==' in _fix(finding)
     assert f"TensorFlow {tf} is installed" in _fix(finding)
+
+
+def test_decision_forests_check_after_a_loggers_prefix_names_its_distribution() -> None:
+    text = "2023-05-01 12:00:00 " + _DF_WARNING.format(
+        df="1.3.0", listed="'2.12.0'", tf="2.13.0"
+    ).replace("WARNING:root:", "WARNING ")
+    (check,) = read_import_checks([text])
+    assert check.dist == "tensorflow-decision-forests"
+
+
+def test_decision_forests_check_quoted_inside_another_line_is_not_read() -> None:
+    text = (
+        'INFO:root:Note: a message like "TensorFlow Decision Forests 1.3.0 is compatible with '
+        "the following TensorFlow Versions: ['2.12.0']. However, TensorFlow 2.13.0 was "
+        'detected." is printed when versions mismatch.\n'
+    )
+    assert read_import_checks([text]) == []
+    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
+
+
+def test_decision_forests_check_is_dropped_once_a_fitting_release_is_installed() -> None:
+    text = _DF_WARNING.format(df="1.3.0", listed="'2.12.0'", tf="2.13.0") + (
+        "$ pip install tensorflow-decision-forests==1.5.0\n"
+        "Successfully installed tensorflow-decision-forests-1.5.0\n"
+    )
+    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
 
 
 def test_decision_forests_check_a_patch_apart_is_no_mismatch() -> None:

@@ -1049,26 +1049,13 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
         # Versions: ['2.12.0']. However, TensorFlow 2.13.0 was detected." The list is the
         # releases its custom C++ ops were built against.
         re.compile(
-            r"\b(?P<name>[A-Z][\w-]{0,40}(?: [A-Z][\w-]{0,40}){0,3}) v?\d[\w.]{0,30} is "
+            r"\bTensorFlow Decision Forests v?\d[\w.]{0,30} is "
             r"compatible with the following (?i:tensorflow versions): "
             r"\[(?P<listed>[^\]]{1,200})\]\. However, (?i:tensorflow) (?P<found>\d[\w.+-]{0,40}?) "
             r"was detected"
         ),
-        "",
+        "tensorflow-decision-forests",
         True,
-        "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
-    ),
-    (
-        # Decision Forests' words as its custom ops fail to load, logged before the loader's
-        # exception is raised again (check_version.info_fail_to_load_custom_op): the ops
-        # were built for another TensorFlow; neither version is named.
-        re.compile(
-            r"Failure to load the custom c\+\+ (?i:tensorflow) ops\. This error is likely "
-            r"caused the version of (?i:tensorflow) and "
-            r"(?P<name>[A-Z][\w-]{0,40}(?: [A-Z][\w-]{0,40}){0,3}) are not compatible"
-        ),
-        "",
-        False,
         "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
     ),
 )
@@ -1078,7 +1065,16 @@ _CHECK_WORDS = (
     "Addons supports",
     "Arg specs do not match",
     "is compatible with the following",
-    "Failure to load the custom",
+)
+#: Decision Forests' check_version warning where it starts the logged line: at the line's
+#: start, or after a logger's prefix that ends in the warning level (``WARNING:root:``,
+#: ``WARNING:absl:``, ``2023-05-01 12:00:00 WARNING``, absl's ``W0501 12:00:00.1 42
+#: check_version.py:44]``); the words quoted inside another line are no verdict.
+_DF_LOGGED = re.compile(
+    r"^(?:[^\n\"'`]{0,80}?\bWARNING\b(?::[\w.]{1,40})?:?[ \t]*"
+    r"|W\d{4} [\d:.]{1,20}[ \t]+\d{1,10} [\w.]{1,80}:\d{1,6}\][ \t]*)?"
+    r"TensorFlow Decision Forests v?\d[\w.]{0,30} is compatible with the following",
+    re.M,
 )
 #: A version in a list a check prints (``['2.16.1', '2.16.2']``).
 _PRINTED_RELEASE = re.compile(r"\d+(?:\.\d+)+")
@@ -1119,6 +1115,8 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
                 if groups.get("low"):
                     spec = f">={groups['low']},<{groups['high']}"
                 if groups.get("listed") is not None:
+                    if not _DF_LOGGED.search(text):
+                        continue
                     listed = _listed_spec(groups["listed"], groups.get("found") or "")
                     if listed is None:
                         continue
