@@ -342,16 +342,6 @@ def test_decision_forests_check_after_a_loggers_prefix_names_its_distribution() 
     assert check.dist == "tensorflow-decision-forests"
 
 
-def test_decision_forests_check_quoted_inside_another_line_is_not_read() -> None:
-    text = (
-        'INFO:root:Note: a message like "TensorFlow Decision Forests 1.3.0 is compatible with '
-        "the following TensorFlow Versions: ['2.12.0']. However, TensorFlow 2.13.0 was "
-        'detected." is printed when versions mismatch.\n'
-    )
-    assert read_import_checks([text]) == []
-    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
-
-
 def test_decision_forests_check_is_dropped_once_a_fitting_release_is_installed() -> None:
     text = _DF_WARNING.format(df="1.3.0", listed="'2.12.0'", tf="2.13.0") + (
         "$ pip install tensorflow-decision-forests==1.5.0\n"
@@ -360,9 +350,23 @@ def test_decision_forests_check_is_dropped_once_a_fitting_release_is_installed()
     assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
 
 
-def test_decision_forests_check_a_patch_apart_is_no_mismatch() -> None:
-    # Its setup.py requires tensorflow~=2.X.0: every patch of the line it was built for.
-    text = _DF_WARNING.format(df="1.5.0", listed="'2.13.0'", tf="2.13.1")
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Its setup.py requires tensorflow~=2.X.0: every patch of the line it was built for.
+        pytest.param(
+            _DF_WARNING.format(df="1.5.0", listed="'2.13.0'", tf="2.13.1"), id="patch-apart"
+        ),
+        # Its words quoted inside another line are no verdict.
+        pytest.param(
+            'INFO:root:Note: a message like "TensorFlow Decision Forests 1.3.0 is compatible '
+            "with the following TensorFlow Versions: ['2.12.0']. However, TensorFlow 2.13.0 "
+            'was detected." is printed when versions mismatch.\n',
+            id="quoted",
+        ),
+    ],
+)
+def test_decision_forests_check_that_is_no_mismatch_is_not_read(text: str) -> None:
     assert read_import_checks([text]) == []
     assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
 
