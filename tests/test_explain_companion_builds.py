@@ -428,14 +428,12 @@ def test_a_librarys_floor_above_the_tensorflow_found_moves_tensorflow_not_the_li
             id="raised",
         ),
         pytest.param(
-            # The warning's first line states the floor; the version found is wrapped onto
-            # the next line, which the warning's reading does not hold.
             f"{_SITE}/keras_nlp/version_check.py:27: ImportWarning: The Tensorflow package "
-            "version needs to be at least 2.9.0 \nfor KerasNLP to run. Currently, your "
-            "TensorFlow version is \n2.8.2. Please upgrade with \n  warnings.warn(\n",
+            "version needs to be at least 2.9.0 for KerasNLP to run. Currently, your "
+            "TensorFlow version is 2.8.2. Please upgrade with\n  warnings.warn(\n",
             Severity.WARNING,
             'install "tensorflow>=2.9.0,<2.10"',
-            id="warned-wrapped",
+            id="warned",
         ),
     ],
 )
@@ -445,6 +443,19 @@ def test_a_floor_worded_at_least_moves_tensorflow(text: str, severity: Severity,
     assert len(found) == 1 and found[0].severity is severity
     fix = fix_text(found[0])
     assert pin in fix and "--upgrade keras" not in fix
+
+
+def test_a_floor_with_no_tensorflow_found_does_not_move_tensorflow_to_it() -> None:
+    # Neither the refusal's words nor the log give the TensorFlow it found: the floor's
+    # line is no fix (the installed TensorFlow may be far above it, as on Python 3.12).
+    text = (
+        f'  File "{_SITE}/mylib/__init__.py", line 12, in <module>\n'
+        "    raise ImportError(\n"
+        "ImportError: mylib requires TensorFlow >= 2.0 with eager execution enabled.\n"
+    )
+    assert "tensorflow>=2.0,<2.1" not in "\n".join(
+        fix_text(x) for x in explained(text).findings if x.fix is not None
+    )
 
 
 def test_a_range_marked_included_and_excluded_is_read_with_the_version_found() -> None:

@@ -2304,15 +2304,11 @@ def _warned_and_since_paired(check: ImportCheck, m: Machine) -> bool:
 
 def _floor_above(check: ImportCheck, m: Machine) -> Optional[str]:
     """The release a library's own refusal states as its floor (``>=X`` alone), where the
-    TensorFlow it found (its words, else the one the log shows) is below it, or where neither
-    shows that TensorFlow (a warning wrapped over lines, its version on a line after the
-    warning's: the refusal itself says it is below the floor); else None."""
+    TensorFlow it found (its words, else the one the log shows) is below it; else None."""
     found = check.found or (m.tf.version if m.tf is not None else "")
     spec = check.spec
-    if not spec.startswith(">=") or "," in spec:
+    if not spec.startswith(">=") or "," in spec or not found:
         return None
-    if not found:
-        return spec[2:]
     return spec[2:] if spec_contains(found, spec) is False else None
 
 
