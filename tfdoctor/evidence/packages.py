@@ -1174,6 +1174,15 @@ _FOUND_VERSION = re.compile(
 )
 
 
+#: A count that "at least" asks for, not a version (``requires at least 2 GPUs``): the words
+#: are no requirement on TensorFlow's version, so they are set aside before the refusal's
+#: words are looked for.
+_COUNTED = re.compile(
+    r"\b(?:(?:requires?|required|needs?|needed)\s+)?at least \d+(?![\d.])\s+(?!or\b)[A-Za-z]",
+    re.I,
+)
+
+
 def library_verdict(
     message: str, dist: str, path: str = "", warned: bool = False
 ) -> Optional[ImportCheck]:
@@ -1186,7 +1195,7 @@ def library_verdict(
         not dist
         or len(flat) > 600
         or _TF_NAMED.search(flat) is None
-        or _REFUSING.search(flat) is None
+        or _REFUSING.search(_COUNTED.sub(" ", flat)) is None
         or _TF_VERSION_WORD.search(flat) is None
     ):
         return None
