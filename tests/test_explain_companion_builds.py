@@ -479,6 +479,12 @@ def test_a_range_marked_included_and_excluded_is_read_with_the_version_found() -
             "4 replicas but you have 2 devices.\n  warnings.warn(\n",
             id="devices",
         ),
+        pytest.param(
+            f"{_SITE}/mylib/io.py:88: UserWarning: This checkpoint was written by TensorFlow 2.9 "
+            "but you have version 3 of the index file format; it will be converted.\n"
+            "  warnings.warn(\n",
+            id="version-of-something-else",
+        ),
     ],
 )
 def test_but_you_have_of_something_else_than_tensorflow_is_no_refusal(text: str) -> None:

@@ -1147,7 +1147,7 @@ _REFUSING = re.compile(
     # OpenNMT-tf's version.py: "supports TensorFlow versions 2.3.0 (included) to 2.5.0
     # (excluded), but you have TensorFlow 2.6.0 installed"
     # (https://github.com/OpenNMT/OpenNMT-tf/blob/v2.18.0/opennmt/version.py).
-    r"|but you have (?:tensor ?flow|version))\b",
+    r"|but you have tensor ?flow)\b",
     re.I,
 )
 _TF_VERSION_WORD = re.compile(r"\bversions?\b|\d+\.\d+")
