@@ -334,10 +334,16 @@ def test_decision_forests_logged_check_is_a_warning_naming_its_release(
     assert f"TensorFlow {tf} is installed" in _fix(finding)
 
 
-def test_decision_forests_check_after_a_loggers_prefix_names_its_distribution() -> None:
-    text = "2023-05-01 12:00:00 " + _DF_WARNING.format(
-        df="1.3.0", listed="'2.12.0'", tf="2.13.0"
-    ).replace("WARNING:root:", "WARNING ")
+@pytest.mark.parametrize(
+    "prefix",
+    ["2023-05-01 12:00:00 WARNING ", "W0412 10:02:11.118 check_version.py:40] "],
+)
+def test_decision_forests_check_after_a_loggers_prefix_names_its_distribution(
+    prefix: str,
+) -> None:
+    text = _DF_WARNING.format(df="1.3.0", listed="'2.12.0'", tf="2.13.0").replace(
+        "WARNING:root:", prefix
+    )
     (check,) = read_import_checks([text])
     assert check.dist == "tensorflow-decision-forests"
 

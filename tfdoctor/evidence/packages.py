@@ -1069,10 +1069,11 @@ _CHECK_WORDS = (
 #: Decision Forests' check_version warning where it starts the logged line: at the line's
 #: start, or after a logger's prefix that ends in the warning level (``WARNING:root:``,
 #: ``WARNING:absl:``, ``2023-05-01 12:00:00 WARNING``, absl's ``W0501 12:00:00.1 42
-#: check_version.py:44]``); the words quoted inside another line are no verdict.
+#: check_version.py:44]``, its thread id left out or not); the words quoted inside another
+#: line are no verdict.
 _DF_LOGGED = re.compile(
     r"^(?:[^\n\"'`]{0,80}?\bWARNING\b(?::[\w.]{1,40})?:?[ \t]*"
-    r"|W\d{4} [\d:.]{1,20}[ \t]+\d{1,10} [\w.]{1,80}:\d{1,6}\][ \t]*)?"
+    r"|W\d{4} [\d:.]{1,20}(?:[ \t]+\d{1,10})? [\w.]{1,80}:\d{1,6}\][ \t]*)?"
     r"TensorFlow Decision Forests v?\d[\w.]{0,30} is compatible with the following",
     re.M,
 )
