@@ -414,6 +414,92 @@ def test_a_librarys_floor_above_the_tensorflow_found_moves_tensorflow_not_the_li
     assert "--upgrade keras-nlp" not in fix
 
 
+@pytest.mark.parametrize(
+    "text, severity, pin",
+    [
+        pytest.param(
+            f'  File "{_SITE}/keras_cv/version_check.py", line 25, in check_tf_version\n'
+            "    raise RuntimeError(\n"
+            "RuntimeError: The Tensorflow package version needs to be at least 2.11.0 for "
+            "KerasCV to run. Currently, your TensorFlow version is 2.10.1. Please upgrade with "
+            "`$ pip install --upgrade tensorflow`.\n",
+            Severity.ERROR,
+            'install "tensorflow>=2.11.0,<2.12"',
+            id="raised",
+        ),
+        pytest.param(
+            f"{_SITE}/keras_nlp/version_check.py:27: ImportWarning: The Tensorflow package "
+            "version needs to be at least 2.9.0 for KerasNLP to run. Currently, your "
+            "TensorFlow version is 2.8.2. Please upgrade with\n  warnings.warn(\n",
+            Severity.WARNING,
+            'install "tensorflow>=2.9.0,<2.10"',
+            id="warned",
+        ),
+    ],
+)
+def test_a_floor_worded_at_least_moves_tensorflow(text: str, severity: Severity, pin: str) -> None:
+    # KerasCV's and KerasNLP's version_check.py: "needs to be at least X for KerasCV to run".
+    found = [x for x in explained(text).findings if x.cause == COMPANION]
+    assert len(found) == 1 and found[0].severity is severity
+    fix = fix_text(found[0])
+    assert pin in fix and "--upgrade keras" not in fix
+
+
+def test_a_floor_with_no_tensorflow_found_does_not_move_tensorflow_to_it() -> None:
+    # Neither the refusal's words nor the log give the TensorFlow it found: the floor's
+    # line is no fix (the installed TensorFlow may be far above it, as on Python 3.12).
+    text = (
+        f'  File "{_SITE}/mylib/__init__.py", line 12, in <module>\n'
+        "    raise ImportError(\n"
+        "ImportError: mylib requires TensorFlow >= 2.0 with eager execution enabled.\n"
+    )
+    assert "tensorflow>=2.0,<2.1" not in "\n".join(
+        fix_text(x) for x in explained(text).findings if x.fix is not None
+    )
+
+
+def test_a_range_marked_included_and_excluded_is_read_with_the_version_found() -> None:
+    # OpenNMT-tf's version.py warns so as it imports, and goes on.
+    text = (
+        f"{_SITE}/opennmt/version.py:23: UserWarning: OpenNMT-tf supports TensorFlow versions "
+        "2.3.0 (included) to 2.5.0 (excluded), but you have TensorFlow 2.6.0 installed. Some "
+        "features might not work properly.\n  warnings.warn(\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == COMPANION]
+    assert len(found) == 1 and found[0].severity is Severity.WARNING
+    fix = fix_text(found[0])
+    assert "opennmt-tf asks for TensorFlow >=2.3.0,<2.5.0; TensorFlow 2.6.0 is installed" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            f"{_SITE}/opennmt/runner.py:210: UserWarning: Training on TensorFlow 2.6.0 asks for "
+            "4 replicas but you have 2 devices.\n  warnings.warn(\n",
+            id="devices",
+        ),
+        pytest.param(
+            f"{_SITE}/mylib/io.py:88: UserWarning: This checkpoint was written by TensorFlow 2.9 "
+            "but you have version 3 of the index file format; it will be converted.\n"
+            "  warnings.warn(\n",
+            id="version-of-something-else",
+        ),
+    ],
+)
+def test_but_you_have_of_something_else_than_tensorflow_is_no_refusal(text: str) -> None:
+    assert COMPANION not in problem_causes(explained(text))
+
+
+def test_at_least_of_something_else_than_a_version_is_no_floor() -> None:
+    text = (
+        f'  File "{_SITE}/keras_cv/version_check.py", line 25, in check_tf_version\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: TensorFlow 2.13.0 requires at least 2 GPUs for this strategy.\n"
+    )
+    assert COMPANION not in problem_causes(explained(text))
+
+
 def test_a_librarys_floor_on_a_keras_3_line_moves_keras_with_tensorflow() -> None:
     text = (
         "tensorflow 2.12.0\nkeras 2.12.0\n"

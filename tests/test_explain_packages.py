@@ -237,7 +237,7 @@ The conflict is caused by:
 
 
 @pytest.mark.parametrize(
-    "text, dist, spec, found",
+    "text, dist, spec, found, warned",
     [
         pytest.param(
             "ImportError: This version of TensorFlow Probability requires TensorFlow\n"
@@ -246,6 +246,7 @@ The conflict is caused by:
             "tensorflow-probability",
             ">=2.13",
             "2.12.0",
+            False,
             id="probability-wrapped",
         ),
         pytest.param(
@@ -254,6 +255,7 @@ The conflict is caused by:
             "tf-agents",
             ">=2.15.0",
             "2.14.1",
+            False,
             id="agents",
         ),
         pytest.param(
@@ -264,6 +266,7 @@ The conflict is caused by:
             "tensorflow-addons",
             ">=2.12.0,<2.15.0",
             "2.16.1",
+            False,
             id="addons",
         ),
         pytest.param(
@@ -273,15 +276,19 @@ The conflict is caused by:
             "tensorflow-probability",
             "",
             "",
+            False,
             id="probability-signatures",
         ),
     ],
 )
-def test_a_companions_verdict_is_read(text: str, dist: str, spec: str, found: str) -> None:
+def test_a_companions_verdict_is_read(
+    text: str, dist: str, spec: str, found: str, warned: bool
+) -> None:
     (check,) = read_import_checks([text])
-    assert (check.dist, check.spec, check.found) == (dist, spec, found)
+    assert (check.dist, check.spec, check.found, check.warned) == (dist, spec, found, warned)
     finding = _one(_explain(text), "companion-mismatch")
-    assert finding.severity is Severity.ERROR
+    # A warning the program went on after (the custom-op loaders') is a warning.
+    assert finding.severity is (Severity.WARNING if warned else Severity.ERROR)
     assert dist in _fix(finding)
 
 
@@ -293,6 +300,95 @@ def test_the_tensorflow_a_companion_found_is_the_installed_one() -> None:
     report = _explain(text)
     assert report.facts.package("tensorflow") is not None
     assert "2.15.1" in _fix(_one(report, "companion-mismatch"))
+
+
+_DF_WARNING = (
+    "WARNING:root:TensorFlow Decision Forests {df} is compatible with the following TensorFlow "
+    "Versions: [{listed}]. However, TensorFlow {tf} was detected. This can cause issues with "
+    "the TF API and symbols in the custom C++ ops. See the TF and TF-DF compatibility table at "
+    "https://github.com/tensorflow/decision-forests/blob/main/documentation/known_issues.md"
+    "#compatibility-table.\nEpoch 1/3\n"
+)
+
+
+@pytest.mark.parametrize(
+    "listed, tf, spec",
+    [
+        pytest.param("'2.12.0'", "2.13.0", "==2.12.0", id="one-release"),
+        pytest.param("'2.16.1', '2.16.2'", "2.17.0", ">=2.16.1,<=2.16.2", id="two-releases"),
+    ],
+)
+def test_decision_forests_logged_check_is_a_warning_naming_its_release(
+    listed: str, tf: str, spec: str
+) -> None:
+    text = _DF_WARNING.format(df="1.3.0", listed=listed, tf=tf)
+    (check,) = read_import_checks([text])
+    assert (check.dist, check.spec, check.found, check.warned) == (
+        "tensorflow-decision-forests",
+        spec,
+        tf,
+        True,
+    )
+    finding = _one(_explain(text), "companion-mismatch")
+    assert finding.severity is Severity.WARNING
+    assert 'pip install "tensorflow-decision-forests==' in _fix(finding)
+    assert f"TensorFlow {tf} is installed" in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["2023-05-01 12:00:00 WARNING ", "W0412 10:02:11.118 check_version.py:40] "],
+)
+def test_decision_forests_check_after_a_loggers_prefix_names_its_distribution(
+    prefix: str,
+) -> None:
+    text = _DF_WARNING.format(df="1.3.0", listed="'2.12.0'", tf="2.13.0").replace(
+        "WARNING:root:", prefix
+    )
+    (check,) = read_import_checks([text])
+    assert check.dist == "tensorflow-decision-forests"
+
+
+def test_decision_forests_check_is_dropped_once_a_fitting_release_is_installed() -> None:
+    text = _DF_WARNING.format(df="1.3.0", listed="'2.12.0'", tf="2.13.0") + (
+        "$ pip install tensorflow-decision-forests==1.5.0\n"
+        "Successfully installed tensorflow-decision-forests-1.5.0\n"
+    )
+    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Its setup.py requires tensorflow~=2.X.0: every patch of the line it was built for.
+        pytest.param(
+            _DF_WARNING.format(df="1.5.0", listed="'2.13.0'", tf="2.13.1"), id="patch-apart"
+        ),
+        # Its words quoted inside another line are no verdict.
+        pytest.param(
+            'INFO:root:Note: a message like "TensorFlow Decision Forests 1.3.0 is compatible '
+            "with the following TensorFlow Versions: ['2.12.0']. However, TensorFlow 2.13.0 "
+            'was detected." is printed when versions mismatch.\n',
+            id="quoted",
+        ),
+    ],
+)
+def test_decision_forests_check_that_is_no_mismatch_is_not_read(text: str) -> None:
+    assert read_import_checks([text]) == []
+    assert not [x for x in _explain(text).findings if x.cause == "companion-mismatch"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(("A" * 30 + " ") * 3_000 + " is compatible with the following", id="names"),
+        pytest.param("Failure to load the custom " + "Ab " * 40_000, id="failure-words"),
+    ],
+)
+def test_the_companions_logged_verdicts_read_a_long_line_in_linear_time(text: str) -> None:
+    start = time.perf_counter()
+    assert read_import_checks([text]) == []
+    assert time.perf_counter() - start < 0.5
 
 
 # --- Keras 3 refusing a Keras 2 library's object ----------------------------------------------

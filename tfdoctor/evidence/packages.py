@@ -1046,8 +1046,9 @@ def _dist_of(name: str) -> str:
 
 #: The sentences companions print when the TensorFlow they import with is not the one they
 #: were built for: (pattern over whitespace-collapsed text, the distribution when the
-#: sentence does not name it, where the sentence is printed).
-IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+#: sentence does not name it, whether the sentence is logged as a warning the program goes
+#: on after, where the sentence is printed).
+IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
     (
         # TensorFlow Probability's _ensure_tf_install, copied by TF-Agents and others.
         re.compile(
@@ -1056,6 +1057,7 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"\s*;\s*Detected an installation of version (?P<found>\d[\w.+-]*?)\.?(?=\s|$)"
         ),
         "",
+        False,
         "https://github.com/tensorflow/probability/blob/v0.13.0/tensorflow_probability/python/__init__.py",
     ),
     (
@@ -1067,6 +1069,7 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"(?P<found>\d[\w.+-]*?) and is not supported"
         ),
         "tensorflow-addons",
+        False,
         "https://github.com/tensorflow/addons/blob/v0.19.0/tensorflow_addons/utils/ensure_tf_install.py",
     ),
     (
@@ -1076,11 +1079,65 @@ IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"Arg specs do not match: original=FullArgSpec\(.{0,600}?fn=<function (?P<fn>\w+)"
         ),
         "tensorflow-probability",
+        False,
         "https://github.com/tensorflow/probability/blob/v0.21.0/tensorflow_probability/python/internal/prefer_static.py",
+    ),
+    (
+        # TensorFlow Decision Forests' check_version, logged (logging.warning) as it imports:
+        # "TensorFlow Decision Forests 1.3.0 is compatible with the following TensorFlow
+        # Versions: ['2.12.0']. However, TensorFlow 2.13.0 was detected." The list is the
+        # releases its custom C++ ops were built against.
+        re.compile(
+            r"\bTensorFlow Decision Forests v?\d[\w.]{0,30} is "
+            r"compatible with the following (?i:tensorflow versions): "
+            r"\[(?P<listed>[^\]]{1,200})\]\. However, (?i:tensorflow) (?P<found>\d[\w.+-]{0,40}?) "
+            r"was detected"
+        ),
+        "tensorflow-decision-forests",
+        True,
+        "https://github.com/tensorflow/decision-forests/blob/v1.5.0/tensorflow_decision_forests/tensorflow/check_version.py",
     ),
 )
 #: Words every import check's sentence holds: a block without one is not searched.
-_CHECK_WORDS = ("Detected an installation of version", "Addons supports", "Arg specs do not match")
+_CHECK_WORDS = (
+    "Detected an installation of version",
+    "Addons supports",
+    "Arg specs do not match",
+    "is compatible with the following",
+)
+#: Decision Forests' check_version warning where it starts the logged line: at the line's
+#: start, or after a logger's prefix that ends in the warning level (``WARNING:root:``,
+#: ``WARNING:absl:``, ``2023-05-01 12:00:00 WARNING``, absl's ``W0501 12:00:00.1 42
+#: check_version.py:44]``, its thread id left out or not); the words quoted inside another
+#: line are no verdict.
+_DF_LOGGED = re.compile(
+    r"^(?:[^\n\"'`]{0,80}?\bWARNING\b(?::[\w.]{1,40})?:?[ \t]*"
+    r"|W\d{4} [\d:.]{1,20}(?:[ \t]+\d{1,10})? [\w.]{1,80}:\d{1,6}\][ \t]*)?"
+    r"TensorFlow Decision Forests v?\d[\w.]{0,30} is compatible with the following",
+    re.M,
+)
+#: A version in a list a check prints (``['2.16.1', '2.16.2']``).
+_PRINTED_RELEASE = re.compile(r"\d+(?:\.\d+)+")
+
+
+def _listed_spec(listed: str, found: str) -> Optional[str]:
+    """The range a printed list of TensorFlow releases stands for (``==2.12.0``; several, from
+    the lowest to the highest), or None where the release ``found`` is of a line the list
+    names: the check compares whole versions, while the companion's own requirement admits
+    every patch of its line (TF-DF's configure/setup.py, ``tensorflow~=2.X.0`` from 1.0.1:
+    https://github.com/tensorflow/decision-forests/blob/v1.5.0/configure/setup.py), so a
+    patch apart is no mismatch."""
+    versions = sorted(
+        set(_PRINTED_RELEASE.findall(listed)), key=lambda v: tuple(int(x) for x in v.split("."))
+    )
+    if not versions:
+        return None
+    line = ".".join(found.split(".")[:2])
+    if any(".".join(v.split(".")[:2]) == line for v in versions):
+        return None
+    if len(versions) == 1:
+        return f"=={versions[0]}"
+    return f">={versions[0]},<={versions[-1]}"
 
 
 def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
@@ -1091,15 +1148,26 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
         if not any(word in text for word in _CHECK_WORDS):
             continue
         flat = re.sub(r"\s+", " ", text)
-        for pattern, dist, _ in IMPORT_CHECKS:
+        for pattern, dist, warned, _ in IMPORT_CHECKS:
             for m in pattern.finditer(flat):
                 groups = m.groupdict()
                 spec = groups.get("spec") or ""
                 if groups.get("low"):
                     spec = f">={groups['low']},<{groups['high']}"
+                if groups.get("listed") is not None:
+                    if not _DF_LOGGED.search(text):
+                        continue
+                    listed = _listed_spec(groups["listed"], groups.get("found") or "")
+                    if listed is None:
+                        continue
+                    spec = listed
                 name = dist or _dist_of(groups.get("name") or "")
                 found = ImportCheck(
-                    name, spec.replace(" ", ""), groups.get("found") or "", m.group(0)
+                    name,
+                    spec.replace(" ", ""),
+                    groups.get("found") or "",
+                    m.group(0),
+                    warned=warned,
                 )
                 if found not in out:
                     out.append(found)
@@ -1115,14 +1183,24 @@ _TF_NAMED = re.compile(r"\btensor ?flow\b", re.I)
 _REFUSING = re.compile(
     r"\b(?:not (?:supported|compatible)|unsupported|incompatible|no matching|(?:does|do) not "
     r"match|mismatch(?:ed)?|requires?|required|at least|or (?:higher|newer|later|above|greater)"
-    r"|strictly below|(?:supports?|compatible with) only|only (?:supports?|works))\b",
+    r"|strictly below|(?:supports?|compatible with) only|only (?:supports?|works)"
+    # OpenNMT-tf's version.py: "supports TensorFlow versions 2.3.0 (included) to 2.5.0
+    # (excluded), but you have TensorFlow 2.6.0 installed"
+    # (https://github.com/OpenNMT/OpenNMT-tf/blob/v2.18.0/opennmt/version.py).
+    r"|but you have tensor ?flow)\b",
     re.I,
 )
 _TF_VERSION_WORD = re.compile(r"\bversions?\b|\d+\.\d+")
-#: A range's bounds as such sentences write them: ``>= 2.8``, ``<2.16``, ``2.12 or higher``.
+#: A range's bounds as such sentences write them: ``>= 2.8``, ``<2.16``, ``2.12 or higher``,
+#: ``at least 2.11.0`` (KerasCV's and KerasNLP's version_check.py: "The Tensorflow package
+#: version needs to be at least 2.11.0 for KerasCV to run",
+#: https://github.com/keras-team/keras-cv/blob/v0.5.0/keras_cv/version_check.py).
 _STATED_BOUND = re.compile(
     r"(?P<op>[<>]=?|==|~=|!=)\s*(?P<v>\d+(?:\.\d+)+)"
     r"|(?P<low>\d+(?:\.\d+)+)\s+or\s+(?:higher|newer|later|above|greater)"
+    r"|\bat least (?:(?:tensor ?flow|version) )?(?P<least>\d+(?:\.\d+)+)"
+    # A range's ends marked "(included)" and "(excluded)" (OpenNMT-tf, above).
+    r"|(?P<incl>\d+(?:\.\d+)+) \(included\)|(?P<excl>\d+(?:\.\d+)+) \(excluded\)"
 )
 #: The version the library found, after the words that introduce it (``Detected an
 #: installation of version 2.4.1``, ``you are using TensorFlow 2.17.0``, ``installed:
@@ -1132,6 +1210,15 @@ _FOUND_VERSION = re.compile(
     r"(?P<a>\d+\.\d+(?:\.\d+)?(?:rc\d+|\.dev\d+)?)"
     r"|\btensor ?flow(?: version)?\s+(?P<b>\d+\.\d+(?:\.\d+)?(?:rc\d+|\.dev\d+)?)\b"
     r"(?!\s+or\s)",
+    re.I,
+)
+
+
+#: A count that "at least" asks for, not a version (``requires at least 2 GPUs``): the words
+#: are no requirement on TensorFlow's version, so they are set aside before the refusal's
+#: words are looked for.
+_COUNTED = re.compile(
+    r"\b(?:(?:requires?|required|needs?|needed)\s+)?at least \d+(?![\d.])\s+(?!or\b)[A-Za-z]",
     re.I,
 )
 
@@ -1148,12 +1235,16 @@ def library_verdict(
         not dist
         or len(flat) > 600
         or _TF_NAMED.search(flat) is None
-        or _REFUSING.search(flat) is None
+        or _REFUSING.search(_COUNTED.sub(" ", flat)) is None
         or _TF_VERSION_WORD.search(flat) is None
     ):
         return None
     bounds = [
-        f"{m.group('op')}{m.group('v')}" if m.group("op") else f">={m.group('low')}"
+        f"{m.group('op')}{m.group('v')}"
+        if m.group("op")
+        else f"<{m.group('excl')}"
+        if m.group("excl")
+        else f">={m.group('low') or m.group('least') or m.group('incl')}"
         for m in _STATED_BOUND.finditer(flat)
     ]
     stated = {b.lstrip("<>=~!") for b in bounds}

@@ -260,7 +260,7 @@ def package_findings(
             )
             for c in conflicts_read
         ),
-        *(_import_check(c, m) for c in checks),
+        *(_import_check(c, m) for c in checks if not _warned_and_since_paired(c, m)),
         *library_verdict_findings(tracebacks, checks, m, signed),
         _side_by_side(conflicts, m),
         listed_side_by_side(listed or {}, m),
@@ -2309,6 +2309,21 @@ def _import_check(check: ImportCheck, m: Machine, raised: str = "") -> Finding:
         f"{who} is built for another TensorFlow release",
         said,
         fix,
+    )
+
+
+def _warned_and_since_paired(check: ImportCheck, m: Machine) -> bool:
+    """Whether ``check`` is a companion's logged warning (not a library's own file's) and the
+    release of that companion the log shows installed (a listing, or pip's later
+    "Successfully installed" list, which replaces an earlier release) has a row in the
+    companion table that admits the TensorFlow the log shows: the pair the warning was of
+    is no longer the one installed."""
+    if not check.warned or check.path or m.tf is None:
+        return False
+    dist = normalize_name(check.dist)
+    return any(
+        normalize_name(comp.name) == dist and own.admits(m.tf.version)
+        for comp, own in m.companions_on_table
     )
 
 
