@@ -268,7 +268,11 @@ def api_use(
             saved = _saved_argument(tb, knowledge, kwarg)
             if saved is not None:
                 return saved
-        found = _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
+        found = (
+            _keyword(tb, knowledge, kwarg)
+            or _refused_keywords(message, knowledge)
+            or _tf_keyword_named(tb, knowledge, message, tf_version)
+        )
         if found is None and (match.group("kw3") or match.group("kw4") or _keras_frames(tb)):
             # Keras' own words, or Keras' frames: other libraries share these names
             # (scikit-learn's subsample, albumentations' border_mode).
@@ -714,6 +718,36 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
                 return None
             if found is not None:
                 return found
+    return None
+
+
+def _tf_keyword_named(
+    tb: Traceback, knowledge: ApiKnowledge, message: str, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on a keyword a later TensorFlow removed, read from Python's words alone
+    (``reduce_sum() got an unexpected keyword argument 'keep_dims'``, as R's reticulate wraps it
+    or a traceback whose frames print no source line): the function and the keyword must be a
+    removal rule's own (``tf1-keep-dims``: the reductions' ``keep_dims``, which 2.0 dropped), a
+    pair no other library's function is known to refuse. A source line that calls the function
+    on another library, a frame of another framework, or a TensorFlow shown from before the
+    removal (which takes the argument) rules it out (None)."""
+    match = _FUNCTION_KEYWORD.search(message)
+    if match is None or _called_elsewhere(tb, match.group("func")):
+        return None
+    func, kwarg = match.group("func"), match.group("kw")
+    for rule in knowledge.rules.rules:
+        if rule.kind != "removed" or rule.kwarg != kwarg:
+            continue
+        if tf_version is not None and version_key(tf_version)[:2] < rule.release_key[:2]:
+            continue  # this TensorFlow still takes it: refused for another reason
+        for api in rule.api:
+            verdict = (
+                knowledge.keyword(api, kwarg)
+                if api.startswith("tf.") and api.rsplit(".", 1)[-1] == func
+                else None
+            )
+            if verdict is not None:
+                return f"{api}({kwarg}=...)", verdict
     return None
 
 
@@ -2330,10 +2364,11 @@ def _tf1_keyword_added_later(
     tf_version: Optional[str],
     keras_backend_shown: bool = False,
 ) -> Optional[tuple[str, Verdict]]:
-    """A TensorFlow function refusing a keyword argument a later 1.x release brought
-    (:data:`TF1_KEYWORDS_ADDED`: ``reduce_max() got an unexpected keyword argument
-    'keepdims'``): every TensorFlow from that release on takes it, so the one that raised this
-    is older than the code that called it. The function is read from Python's words and must
+    """A TensorFlow function refusing a keyword argument a later 1.x release brought (the scan
+    rules :func:`~tfdoctor.explain.packages.keyword_added` reads: ``reduce_max() got an
+    unexpected keyword argument 'keepdims'``, ``argmax() ... 'axis'``): every TensorFlow from
+    that release on takes it, so the one that raised this is older than the code that called
+    it. The function is read from Python's words and must
     be one the rule names; a log showing a release that has the argument is missing it for
     another reason (None). Where Keras' own frame made the call, or the log names the file
     that makes it (multi-backend Keras' keras/backend/tensorflow_backend.py, which
@@ -2420,7 +2455,8 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
     """The other candidate beside a keyword a later release brought (:data:`_KEYWORD_KEYS`),
     where the user's own code passed it: the code kept and this TensorFlow's own spelling
     written in the call (api-removed, a warning), from the same tables that dated the keyword
-    (:data:`TF1_KEYWORDS_ADDED`' rules, the Keras API table's ``tensorflow2_arguments``).
+    (the scan rules :func:`~tfdoctor.explain.packages.keyword_added` reads, the Keras API
+    table's ``tensorflow2_arguments``).
     Asked only of a verdict :func:`api_findings` kept as the lead, which it does not where an
     installed library's code passed the keyword (its release is the way, not an edit inside
     site-packages). None where no table knows the function."""
