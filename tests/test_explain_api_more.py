@@ -510,6 +510,48 @@ def test_near_misses_of_a_removed_keyword_alone(text: str) -> None:
     assert "api-moved-to-compat-v1" not in all_causes(text)
 
 
+@pytest.mark.parametrize(
+    ("message", "code", "name", "older"),
+    [
+        pytest.param(
+            "TypeError: concat() got an unexpected keyword argument 'axis'",
+            "h = tf.concat([a, b], axis=1)",
+            "tf.concat",
+            "concat_dim",
+            id="concat-axis",
+        ),
+        pytest.param(
+            "TypeError: split() got an unexpected keyword argument 'num_or_size_splits'",
+            "parts = tf.split(x, num_or_size_splits=2, axis=1)",
+            "tf.split",
+            "num_split",
+            id="split-pieces",
+        ),
+    ],
+)
+def test_a_tf10_keyword_of_a_reordered_call_is_an_upgrade_only(
+    message: str, code: str, name: str, older: str
+) -> None:
+    # 1.0 renamed these keywords and reversed the arguments' order: the older keyword on the
+    # same call is no way to keep the release, so no edit is offered beside the upgrade.
+    report = explained(_traceback(message, code))
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code"
+    assert f"`{name}`" in fix_text(top) and "Upgrade TensorFlow to 1.0 or later" in fix_text(top)
+    assert f"`{older}`" in fix_text(top)
+    assert all(f"write `{older}=`" not in fix_text(x) for x in report.findings)
+
+
+def test_a_tf0_keyword_under_tf1_is_the_api_removed() -> None:
+    text = _traceback(
+        "TypeError: concat() got an unexpected keyword argument 'concat_dim'",
+        "h = tf.concat(concat_dim=1, values=[a, b])",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "tf.concat(values, axis=...)" in fix_text(top)
+
+
 # --- TensorFlow 0.x's argument order --------------------------------------------------------
 
 

@@ -2473,7 +2473,7 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
         )
     elif verdict.key == _TF1_KEYWORD_KEY:
         added = keyword_added(knowledge.rules, api.rsplit(".", 1)[-1], kwarg)
-        if added is None:
+        if added is None or _order_changed(knowledge, api, added[1]):
             return None
         edit = (
             f"write `{added[2]}=` for `{kwarg}=` in the call (the spelling before TensorFlow "
@@ -2497,6 +2497,16 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
     fix = Fix(f"To keep the installed TensorFlow, {edit}.", ())
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return Verdict(verdict.key, causes.code.API_REMOVED, Severity.WARNING, what, fix, links)
+
+
+def _order_changed(knowledge: ApiKnowledge, api: str, release: str) -> bool:
+    """Whether the release that renamed ``api``'s keyword also reordered its arguments (a scan
+    rule on a positional argument of ``api`` from that release: tf.concat's and tf.split's at
+    1.0), so writing the older keyword on the same call is no way to keep the release."""
+    return any(
+        rule.arg is not None and api in rule.api and rule.release == release
+        for rule in knowledge.rules.rules
+    )
 
 
 #: Python's refusal of a call to TensorFlow 1's SavedModel loader, load(sess, tags, export_dir)
