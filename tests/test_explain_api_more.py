@@ -304,14 +304,18 @@ def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
             "1.0",
             id="argmax-axis",
         ),
-        # R's reticulate wraps the same words.
+        # No line of the call, but TensorFlow's own frame raised it.
         pytest.param(
-            "Error in py_call_impl(callable, dots$args, dots$keywords) : \n"
-            "  TypeError: expand_dims() got an unexpected keyword argument 'axis'\n",
+            "Traceback (most recent call last):\n"
+            '  File "prep.py", line 4, in <module>\n'
+            "    x = add_batch(img)\n"
+            '  File "/opt/venv/lib/python3.6/site-packages/tensorflow/python/util/deprecation.py",'
+            " line 316, in new_func\n"
+            "TypeError: expand_dims() got an unexpected keyword argument 'axis'\n",
             "tf.expand_dims",
             "dim",
             "1.0",
-            id="expand-dims-in-r",
+            id="expand-dims-tensorflow-frame",
         ),
     ],
 )
@@ -330,6 +334,32 @@ def test_a_renamed_argument_refused_says_the_tensorflow_is_older(
     edit = next(x for x in report.findings if x.cause == "api-removed")
     assert edit.severity is Severity.WARNING
     assert f"write `{older}=`" in fix_text(edit) and "Upgrade" not in fix_text(edit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # 1.0's names are NumPy's: its argmax and expand_dims refuse them in the same words
+        # where another library's function of that name does not take them.
+        pytest.param(
+            "TypeError: argmax() got an unexpected keyword argument 'axis'\n", id="message-alone"
+        ),
+        pytest.param(
+            "Error in py_call_impl(callable, dots$args, dots$keywords) : \n"
+            "  TypeError: expand_dims() got an unexpected keyword argument 'axis'\n",
+            id="r-reticulate",
+        ),
+        # Another library's frame, printed without its line.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3/site-packages/mylib/ops.py", line 10, in <module>\n'
+            "TypeError: argmax() got an unexpected keyword argument 'axis'\n",
+            id="other-library-frame",
+        ),
+    ],
+)
+def test_near_misses_of_a_tf10_keyword_without_tensorflow_shown(text: str) -> None:
+    assert "tf-too-old-for-code" not in all_causes(text)
 
 
 def test_the_release_the_log_shows_is_named() -> None:
@@ -451,21 +481,21 @@ def test_tf2_refuses_the_names_1_0_kept_as_aliases() -> None:
     ("text", "name", "words"),
     [
         pytest.param(
-            "TypeError: reduce_sum() got an unexpected keyword argument 'keep_dims'",
+            "Traceback (most recent call last):\n"
+            '  File "train.py", line 12, in <module>\n'
+            "    s = reduce(x)\n"
+            '  File "/opt/venv/lib/python3.8/site-packages/tensorflow/python/util/dispatch.py",'
+            " line 201, in wrapper\n"
+            "TypeError: reduce_sum() got an unexpected keyword argument 'keep_dims'\n",
             "tf.reduce_sum(keep_dims=...)",
             "keepdims=... instead of keep_dims=...",
-            id="message-alone",
-        ),
-        pytest.param(
-            "Error in py_call_impl(callable, call_args$unnamed, call_args$named) : \n"
-            "  TypeError: dropout() got an unexpected keyword argument 'keep_prob'\n",
-            "tf.nn.dropout(keep_prob=...)",
-            "rate=1 - keep_prob",
-            id="r-reticulate",
+            id="tensorflow-frame",
         ),
         pytest.param(
             "Traceback (most recent call last):\n"
             '  File "<stdin>", line 1, in <module>\n'
+            '  File "/usr/lib/python3/dist-packages/tensorflow/python/util/dispatch.py",'
+            " line 201, in wrapper\n"
             "TypeError: argmax() got an unexpected keyword argument 'dimension'\n",
             "tf.argmax(dimension=...)",
             "axis=... instead of dimension=...",
@@ -475,7 +505,8 @@ def test_tf2_refuses_the_names_1_0_kept_as_aliases() -> None:
 )
 def test_a_removed_keyword_read_from_the_message_alone(text: str, name: str, words: str) -> None:
     # No source line shows the call: the function and keyword Python names are a removal
-    # rule's own, and the verdict is the one scan gives the call.
+    # rule's own, a frame of TensorFlow's shows it at work, and the verdict is the one scan
+    # gives the call.
     top = top_error(explained(text))
     assert top.cause == "api-moved-to-compat-v1"
     assert name in top.summary
@@ -503,6 +534,45 @@ def test_a_removed_keyword_read_from_the_message_alone(text: str, name: str, wor
         pytest.param(
             "TypeError: reduce_sum() got an unexpected keyword argument 'keepdim'",
             id="another-keyword",
+        ),
+        # Python's words alone: NumPy's functions refuse the same keywords in the same words.
+        pytest.param(
+            "TypeError: reduce_sum() got an unexpected keyword argument 'keep_dims'",
+            id="message-alone",
+        ),
+        pytest.param(
+            "TypeError: expand_dims() got an unexpected keyword argument 'dim'",
+            id="numpy-words-alone",
+        ),
+        pytest.param(
+            "Error in py_call_impl(callable, call_args$unnamed, call_args$named) : \n"
+            "  TypeError: dropout() got an unexpected keyword argument 'keep_prob'\n",
+            id="r-reticulate",
+        ),
+        pytest.param(
+            "Error in py_call_impl(callable, dots$args, dots$keywords) :\n"
+            "  TypeError: expand_dims() got an unexpected keyword argument 'dim'\n",
+            id="r-reticulate-numpy-words",
+        ),
+        # NumPy's dispatcher frame, which prints no line.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            '  File "<__array_function__ internals>", line 200, in expand_dims\n'
+            "TypeError: expand_dims() got an unexpected keyword argument 'dim'\n",
+            id="numpy-frame",
+        ),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            "TypeError: argmax() got an unexpected keyword argument 'dimension'\n",
+            id="frame-without-line",
+        ),
+        # A TensorFlow release shown elsewhere in the log is not TensorFlow at work here.
+        pytest.param(
+            "Successfully installed tensorflow-2.15.0\n"
+            "TypeError: argmax() got an unexpected keyword argument 'dimension'\n",
+            id="release-shown-message-alone",
         ),
     ],
 )

@@ -311,6 +311,18 @@ def _tensorflow_at_work(tb: Traceback, code: str, tf_version: Optional[str]) -> 
     )
 
 
+def _tensorflow_in_traceback(tb: Traceback) -> bool:
+    """Whether the traceback itself shows TensorFlow at work: a frame of TensorFlow's (or
+    Keras') installed files (:data:`_RELEASE_ROOTS`), or a TensorFlow name on a source line it
+    printed. A release shown elsewhere in the log is not enough: NumPy's functions refuse the
+    same keywords in the same words (``expand_dims() got an unexpected keyword argument
+    'dim'``, ``argmax() ... 'dimension'``), and so may any other library's."""
+    codes = (tb.code, tb.statement, *(f.code for f in tb.frames))
+    return any(installed_package(f.path) in _RELEASE_ROOTS for f in tb.frames) or any(
+        _TF_ON_LINE.search(c) is not None for c in codes if c
+    )
+
+
 def _tf2_shape_value(
     tb: Traceback, message: str, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
@@ -725,14 +737,19 @@ def _tf_keyword_named(
     tb: Traceback, knowledge: ApiKnowledge, message: str, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
     """Scan's verdict on a keyword a later TensorFlow removed, read from Python's words alone
-    (``reduce_sum() got an unexpected keyword argument 'keep_dims'``, as R's reticulate wraps it
-    or a traceback whose frames print no source line): the function and the keyword must be a
-    removal rule's own (``tf1-keep-dims``: the reductions' ``keep_dims``, which 2.0 dropped), a
-    pair no other library's function is known to refuse. A source line that calls the function
-    on another library, a frame of another framework, or a TensorFlow shown from before the
-    removal (which takes the argument) rules it out (None)."""
+    (``reduce_sum() got an unexpected keyword argument 'keep_dims'``, where the line that made
+    the call is not printed): the function and the keyword must be a removal rule's own
+    (``tf1-keep-dims``: the reductions' ``keep_dims``, which 2.0 dropped), and the traceback must
+    show TensorFlow at work (:func:`_tensorflow_in_traceback`): NumPy's ``expand_dims`` and
+    ``argmax`` refuse ``dim`` and ``dimension`` in the same words. A source line that calls the
+    function on another library, a frame of another framework, or a TensorFlow shown from
+    before the removal (which takes the argument) rules it out (None)."""
     match = _FUNCTION_KEYWORD.search(message)
-    if match is None or _called_elsewhere(tb, match.group("func")):
+    if (
+        match is None
+        or not _tensorflow_in_traceback(tb)
+        or _called_elsewhere(tb, match.group("func"))
+    ):
         return None
     func, kwarg = match.group("func"), match.group("kw")
     for rule in knowledge.rules.rules:
@@ -2383,6 +2400,17 @@ def _tf1_keyword_added_later(
     names, since, older = added
     if _called_elsewhere(tb, func):
         return None  # the source line shows another library's function (torch's F.softmax)
+    caller = next((o for o in library_origins(tb)), None)
+    keras_frame = caller is not None and caller.dist == "keras" and bool(tb.frames)
+    if version_key(since) < (1, 5) and not (
+        _tensorflow_in_traceback(tb) or keras_frame or (keras_backend_shown and not tb.frames)
+    ):
+        # 1.0's renames gave TensorFlow NumPy's own words (argmax's, expand_dims' and split's
+        # axis), which NumPy's and other libraries' functions of those names refuse or take
+        # in the same words: Python's words alone, or a frame of another library's printed
+        # without its line, say nothing of TensorFlow. 1.5's keepdims of the reductions and
+        # axis of softmax are read from the words, as before.
+        return None
     if tf_version is not None and version_key(tf_version)[:2] >= version_key(since):
         return None  # this TensorFlow takes it: refused for another reason
     this = (
@@ -2395,8 +2423,6 @@ def _tf1_keyword_added_later(
         f"`{names[0]}` has taken `{kwarg}` since TensorFlow {since} (it replaced `{older}`), "
         f"and {this}."
     )
-    caller = next((o for o in library_origins(tb)), None)
-    keras_frame = caller is not None and caller.dist == "keras" and bool(tb.frames)
     if keras_frame or (keras_backend_shown and not tb.frames):
         # Keras' own frame made the call (its TensorFlow backend), or, where no frame is
         # shown, the log names that backend's file: the installed Keras was written for a
