@@ -1,7 +1,7 @@
 """TensorFlow and Keras names and arguments of another era, read with scan's knowledge: Keras
 1's Merge layer (in code and in a saved model), Keras names that moved (keras.applications'
 helpers, Keras 1's names, multi-backend Keras' backend modules and tf.Session functions), the
-arguments TensorFlow 1.5 renamed to NumPy's names (``keepdims``, softmax's ``axis``) refused
+arguments TensorFlow 1.0 and 1.5 renamed to NumPy's names (``axis``, ``keepdims``) refused
 by an older TensorFlow, and TensorFlow 0.x's argument order of tf.split and tf.concat."""
 
 from __future__ import annotations
@@ -250,16 +250,17 @@ def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
     assert "Keras 2.3.1" in fix
 
 
-# --- arguments TensorFlow 1.5 renamed -------------------------------------------------------
+# --- arguments TensorFlow 1.0 and 1.5 renamed ----------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("text", "name", "older"),
+    ("text", "name", "older", "release"),
     [
         pytest.param(
             "TypeError: reduce_max() got an unexpected keyword argument 'keepdims'",
             "tf.reduce_max",
             "keep_dims",
+            "1.5",
             id="keepdims-message-alone",
         ),
         pytest.param(
@@ -269,6 +270,7 @@ def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
             ),
             "tf.reduce_sum",
             "keep_dims",
+            "1.5",
             id="keepdims-source-line",
         ),
         pytest.param(
@@ -278,25 +280,86 @@ def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
             ),
             "tf.nn.softmax",
             "dim",
+            "1.5",
             id="softmax-axis",
+        ),
+        # TensorFlow 1.0.0's release notes: these arguments became `axis` in 1.0.
+        pytest.param(
+            _traceback(
+                "TypeError: reduce_mean() got an unexpected keyword argument 'axis'",
+                "loss = tf.reduce_mean(tf.square(y - p), axis=1)",
+            ),
+            "tf.reduce_mean",
+            "reduction_indices",
+            "1.0",
+            id="reduction-axis",
+        ),
+        pytest.param(
+            _traceback(
+                "TypeError: argmax() got an unexpected keyword argument 'axis'",
+                "pred = tf.argmax(logits, axis=1)",
+            ),
+            "tf.argmax",
+            "dimension",
+            "1.0",
+            id="argmax-axis",
+        ),
+        # No line of the call, but TensorFlow's own frame raised it.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "prep.py", line 4, in <module>\n'
+            "    x = add_batch(img)\n"
+            '  File "/opt/venv/lib/python3.6/site-packages/tensorflow/python/util/deprecation.py",'
+            " line 316, in new_func\n"
+            "TypeError: expand_dims() got an unexpected keyword argument 'axis'\n",
+            "tf.expand_dims",
+            "dim",
+            "1.0",
+            id="expand-dims-tensorflow-frame",
         ),
     ],
 )
-def test_a_tf15_argument_refused_says_the_tensorflow_is_older(
-    text: str, name: str, older: str
+def test_a_renamed_argument_refused_says_the_tensorflow_is_older(
+    text: str, name: str, older: str, release: str
 ) -> None:
-    # The keyword's history (added in 1.5) says the TensorFlow is older than the code: an
-    # upgrade leads; writing the older spelling is the other candidate, with its own fix.
+    # The keyword's history (renamed in 1.0 or 1.5) says the TensorFlow is older than the
+    # code: an upgrade leads; writing the older spelling is the other candidate, with its fix.
     report = explained(text)
     top = top_error(report)
     assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
-    assert f"`{name}`" in fix and "Upgrade TensorFlow to 1.5 or later" in fix
+    assert f"`{name}`" in fix and f"Upgrade TensorFlow to {release} or later" in fix
     assert top.fix is not None
     assert any("tensorflow==1.15" in c for c in top.fix.commands)
     edit = next(x for x in report.findings if x.cause == "api-removed")
     assert edit.severity is Severity.WARNING
     assert f"write `{older}=`" in fix_text(edit) and "Upgrade" not in fix_text(edit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # 1.0's names are NumPy's: its argmax and expand_dims refuse them in the same words
+        # where another library's function of that name does not take them.
+        pytest.param(
+            "TypeError: argmax() got an unexpected keyword argument 'axis'\n", id="message-alone"
+        ),
+        pytest.param(
+            "Error in py_call_impl(callable, dots$args, dots$keywords) : \n"
+            "  TypeError: expand_dims() got an unexpected keyword argument 'axis'\n",
+            id="r-reticulate",
+        ),
+        # Another library's frame, printed without its line.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3/site-packages/mylib/ops.py", line 10, in <module>\n'
+            "TypeError: argmax() got an unexpected keyword argument 'axis'\n",
+            id="other-library-frame",
+        ),
+    ],
+)
+def test_near_misses_of_a_tf10_keyword_without_tensorflow_shown(text: str) -> None:
+    assert "tf-too-old-for-code" not in all_causes(text)
 
 
 def test_the_release_the_log_shows_is_named() -> None:
@@ -369,6 +432,194 @@ def test_keras_own_call_is_a_keras_newer_than_the_tensorflow() -> None:
 def test_near_misses_are_not_an_older_tensorflow(text: str) -> None:
     for finding in explained(text).findings:
         assert "Upgrade TensorFlow to 1.5" not in fix_text(finding)
+
+
+# --- arguments TensorFlow 1.0 renamed to `axis`, near misses -----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A 1.x release takes `axis`: refused for another reason.
+        pytest.param(
+            "$ pip freeze | grep tensorflow\ntensorflow==1.3.0\n"
+            "TypeError: argmax() got an unexpected keyword argument 'axis'\n",
+            id="release-has-it",
+        ),
+        # tf.norm is not among the functions 1.0's notes renamed.
+        pytest.param(
+            "TypeError: norm() got an unexpected keyword argument 'axis'",
+            id="not-renamed-function",
+        ),
+        # PyTorch's argmax takes dim.
+        pytest.param(
+            _traceback(
+                "TypeError: argmax() got an unexpected keyword argument 'axis'",
+                "pred = torch.argmax(logits, axis=1)",
+            ),
+            id="torch-argmax",
+        ),
+    ],
+)
+def test_near_misses_are_not_a_tensorflow_before_1_0(text: str) -> None:
+    for finding in explained(text).findings:
+        assert "Upgrade TensorFlow to 1.0" not in fix_text(finding)
+
+
+def test_tf2_refuses_the_names_1_0_kept_as_aliases() -> None:
+    # TensorFlow 2 dropped argmax's `dimension` (tf.compat.v1.argmax keeps it).
+    text = _traceback(
+        "TypeError: argmax() got an unexpected keyword argument 'dimension'",
+        "pred = tf.argmax(logits, dimension=1)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert "axis=... instead of dimension=..." in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "words"),
+    [
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "train.py", line 12, in <module>\n'
+            "    s = reduce(x)\n"
+            '  File "/opt/venv/lib/python3.8/site-packages/tensorflow/python/util/dispatch.py",'
+            " line 201, in wrapper\n"
+            "TypeError: reduce_sum() got an unexpected keyword argument 'keep_dims'\n",
+            "tf.reduce_sum(keep_dims=...)",
+            "keepdims=... instead of keep_dims=...",
+            id="tensorflow-frame",
+        ),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            '  File "/usr/lib/python3/dist-packages/tensorflow/python/util/dispatch.py",'
+            " line 201, in wrapper\n"
+            "TypeError: argmax() got an unexpected keyword argument 'dimension'\n",
+            "tf.argmax(dimension=...)",
+            "axis=... instead of dimension=...",
+            id="frame-without-line",
+        ),
+    ],
+)
+def test_a_removed_keyword_read_from_the_message_alone(text: str, name: str, words: str) -> None:
+    # No source line shows the call: the function and keyword Python names are a removal
+    # rule's own, a frame of TensorFlow's shows it at work, and the verdict is the one scan
+    # gives the call.
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert name in top.summary
+    assert words in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A 1.x release shown takes keep_dims: refused for another reason.
+        pytest.param(
+            "$ pip freeze | grep tensorflow\ntensorflow==1.14.0\n"
+            "TypeError: reduce_sum() got an unexpected keyword argument 'keep_dims'\n",
+            id="release-takes-it",
+        ),
+        # The line calls PyTorch's argmax.
+        pytest.param(
+            _traceback(
+                "TypeError: argmax() got an unexpected keyword argument 'dimension'",
+                "i = torch.argmax(x, dimension=1)",
+            ),
+            id="torch-call",
+        ),
+        # A keyword no rule of the function names.
+        pytest.param(
+            "TypeError: reduce_sum() got an unexpected keyword argument 'keepdim'",
+            id="another-keyword",
+        ),
+        # Python's words alone: NumPy's functions refuse the same keywords in the same words.
+        pytest.param(
+            "TypeError: reduce_sum() got an unexpected keyword argument 'keep_dims'",
+            id="message-alone",
+        ),
+        pytest.param(
+            "TypeError: expand_dims() got an unexpected keyword argument 'dim'",
+            id="numpy-words-alone",
+        ),
+        pytest.param(
+            "Error in py_call_impl(callable, call_args$unnamed, call_args$named) : \n"
+            "  TypeError: dropout() got an unexpected keyword argument 'keep_prob'\n",
+            id="r-reticulate",
+        ),
+        pytest.param(
+            "Error in py_call_impl(callable, dots$args, dots$keywords) :\n"
+            "  TypeError: expand_dims() got an unexpected keyword argument 'dim'\n",
+            id="r-reticulate-numpy-words",
+        ),
+        # NumPy's dispatcher frame, which prints no line.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            '  File "<__array_function__ internals>", line 200, in expand_dims\n'
+            "TypeError: expand_dims() got an unexpected keyword argument 'dim'\n",
+            id="numpy-frame",
+        ),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            "TypeError: argmax() got an unexpected keyword argument 'dimension'\n",
+            id="frame-without-line",
+        ),
+        # A TensorFlow release shown elsewhere in the log is not TensorFlow at work here.
+        pytest.param(
+            "Successfully installed tensorflow-2.15.0\n"
+            "TypeError: argmax() got an unexpected keyword argument 'dimension'\n",
+            id="release-shown-message-alone",
+        ),
+    ],
+)
+def test_near_misses_of_a_removed_keyword_alone(text: str) -> None:
+    assert "api-moved-to-compat-v1" not in all_causes(text)
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "name", "older"),
+    [
+        pytest.param(
+            "TypeError: concat() got an unexpected keyword argument 'axis'",
+            "h = tf.concat([a, b], axis=1)",
+            "tf.concat",
+            "concat_dim",
+            id="concat-axis",
+        ),
+        pytest.param(
+            "TypeError: split() got an unexpected keyword argument 'num_or_size_splits'",
+            "parts = tf.split(x, num_or_size_splits=2, axis=1)",
+            "tf.split",
+            "num_split",
+            id="split-pieces",
+        ),
+    ],
+)
+def test_a_tf10_keyword_of_a_reordered_call_is_an_upgrade_only(
+    message: str, code: str, name: str, older: str
+) -> None:
+    # 1.0 renamed these keywords and reversed the arguments' order: the older keyword on the
+    # same call is no way to keep the release, so no edit is offered beside the upgrade.
+    report = explained(_traceback(message, code))
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code"
+    assert f"`{name}`" in fix_text(top) and "Upgrade TensorFlow to 1.0 or later" in fix_text(top)
+    assert f"`{older}`" in fix_text(top)
+    assert all(f"write `{older}=`" not in fix_text(x) for x in report.findings)
+
+
+def test_a_tf0_keyword_under_tf1_is_the_api_removed() -> None:
+    text = _traceback(
+        "TypeError: concat() got an unexpected keyword argument 'concat_dim'",
+        "h = tf.concat(concat_dim=1, values=[a, b])",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "tf.concat(values, axis=...)" in fix_text(top)
 
 
 # --- TensorFlow 0.x's argument order --------------------------------------------------------

@@ -14,6 +14,7 @@ from tests.explaining import explained as _explain
 from tests.explaining import fix_text as _fix
 from tests.explaining import top_error
 from tfdoctor.findings import Finding
+from tfdoctor.signatures import load_signatures
 
 
 def _top(text: str) -> Finding:
@@ -60,15 +61,67 @@ def test_a_bare_missing_name_of_the_users_own_import_is_not_a_companion() -> Non
     assert all(x.cause != "companion-mismatch" for x in _explain(log).findings)
 
 
-def test_tensorflow_1_graph_code_under_eager_execution() -> None:
-    for message in (
+@pytest.mark.parametrize(
+    "message",
+    [
         "RuntimeError: tf.placeholder() is not compatible with eager execution.",
         "RuntimeError: tf.gradients is not supported when eager execution is enabled. Use "
         "tf.GradientTape instead.",
-    ):
-        top = _top(message + "\n")
-        assert top.cause == "api-moved-to-compat-v1"
-        assert "tf.compat.v1.disable_eager_execution()" in _fix(top)
+        "RuntimeError: Merging tf.summary.* ops is not compatible with eager execution. Use "
+        "tf.contrib.summary instead.",
+        "RuntimeError: Exporting/importing meta graphs is not supported when eager execution is "
+        "enabled. No graph exists when eager execution is enabled.",
+        "ValueError: Exporting/importing meta graphs is not supported when eager execution is "
+        "enabled.",
+        "RuntimeError: Input pipelines based on Queues are not supported when eager execution is "
+        "enabled. Please use tf.data to ingest data into your model instead.",
+        "RuntimeError: Queues are not supported when eager execution is enabled. Instead, please "
+        "use tf.data to get data into your model.",
+        "RuntimeError: Readers are not supported when eager execution is enabled. Instead, please "
+        "use tf.data to get data into your model.",
+    ],
+)
+def test_tensorflow_1_graph_code_under_eager_execution(message: str) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/old_model/train.py", line 88, in <module>\n'
+        "    main()\n" + message + "\n"
+    )
+    top = _top(log)
+    assert top.cause == "api-moved-to-compat-v1"
+    assert "tf.compat.v1.disable_eager_execution()" in _fix(top)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Keras' refusal of a model built eagerly and called in a graph: the other direction.
+        "ValueError: Calling `Model.fit` in graph mode is not supported when the `Model` "
+        "instance was constructed with eager mode enabled.",
+        # TensorFlow's own TensorArray, given a handle: no TensorFlow 1 API named.
+        "ValueError: TensorArray handles are not supported when eager execution is enabled.",
+        # A program's own log note quoting the words, not the exception TensorFlow raises.
+        "I1207 12:00:00.1 train.py:12] Note: Queues are not supported when eager execution is "
+        "enabled; this script uses tf.data.\nEpoch 1/3 done",
+        "Note: Exporting/importing meta graphs is not supported when eager execution is enabled",
+    ],
+)
+def test_other_eager_words_are_not_tensorflow_1_graph_code(message: str) -> None:
+    assert all(x.cause != "api-moved-to-compat-v1" for x in _explain(message + "\n").findings)
+
+
+def test_the_graph_api_pattern_matches_its_examples() -> None:
+    # The API's name is matched only where it starts; the unnamed wordings only as the
+    # exception, at the line's start or after `raise` on a printed source line.
+    sig = load_signatures().by_id("tf1-api-under-eager")
+    assert sig.examples
+    for example in sig.examples:
+        assert sig.pattern.search(example) is not None, example
+    named = sig.pattern.search("tf.placeholder() is not compatible with eager execution.")
+    assert named is not None and named.group("api") == "tf.placeholder"
+    raised = '    raise RuntimeError("Queues are not supported when eager execution is enabled. "'
+    assert sig.pattern.search(raised) is not None
+    assert sig.pattern.search("x.tf.placeholder() is not compatible with eager execution") is None
 
 
 def test_h5py_decode_pasted_as_one_line_names_h5py() -> None:

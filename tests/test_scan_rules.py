@@ -393,3 +393,34 @@ def test_the_strategys_renamed_method_cites_the_releases_on_both_sides_of_its_re
     assert (rule.kind, rule.release) == ("removed", "2.4")
     for tag in ("v2.3.0", "v2.4.0"):
         assert any(f"/blob/{tag}/tensorflow/python/distribute/" in url for url in urls), urls
+
+
+def test_a_renamed_keyword_reads_with_its_release_and_functions() -> None:
+    text = GOOD.replace(
+        "    api: [tf.Session]\n",
+        "    api: [tf.argmax, tf.math.argmax]\n    kwarg: dimension\n    renamed_to: axis\n"
+        '    renamed_in: "1.0"\n    renamed_api: [tf.argmax]\n',
+    )
+    (rule,) = parse_rules(text, "r.yaml").rules
+    assert (rule.renamed_to, rule.renamed_in, rule.renamed_api) == ("axis", "1.0", ("tf.argmax",))
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        pytest.param("    renamed_to: axis\n", "together", id="no-release"),
+        pytest.param(
+            '    renamed_to: axis\n    renamed_in: "1.0"\n', "only with kwarg", id="no-kwarg"
+        ),
+        pytest.param(
+            '    kwarg: dim\n    renamed_to: axis\n    renamed_in: "1.0"\n'
+            "    renamed_api: [tf.x]\n",
+            "names of api",
+            id="api-outside",
+        ),
+    ],
+)
+def test_a_renamed_keyword_without_its_parts_is_an_error(fields: str, words: str) -> None:
+    text = GOOD.replace("    api: [tf.Session]\n", "    api: [tf.Session]\n" + fields)
+    with pytest.raises(RulesError, match=words):
+        parse_rules(text, "r.yaml")

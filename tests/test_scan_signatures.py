@@ -154,7 +154,7 @@ def test_the_shipped_file_covers_the_tensorflow_lines() -> None:
         # axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None); 2.0.4's
         # on reduce_max(input_tensor, axis=None, keepdims=False, name=None), 1.x's kept as
         # reduce_max_v1 for tf.compat.v1 (read from the wheels). keepdims came in 1.5 (the
-        # release notes' TF1_KEYWORDS_ADDED): the listings start at 1.9.
+        # release notes, the scan rule's renamed_in): the listings start at 1.9.
         pytest.param("tf.reduce_max", "keepdims", "1.9 to 2.21", id="reduce-max-keepdims"),
         pytest.param("tf.reduce_max", "keep_dims", "1.9 to 1.15", id="reduce-max-keep-dims"),
         pytest.param(

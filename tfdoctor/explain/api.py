@@ -269,7 +269,11 @@ def api_use(
             saved = _saved_argument(tb, knowledge, kwarg)
             if saved is not None:
                 return saved
-        found = _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
+        found = (
+            _keyword(tb, knowledge, kwarg)
+            or _refused_keywords(message, knowledge)
+            or _tf_keyword_named(tb, knowledge, message, tf_version)
+        )
         if found is None and (match.group("kw3") or match.group("kw4") or _keras_frames(tb)):
             # Keras' own words, or Keras' frames: other libraries share these names
             # (scikit-learn's subsample, albumentations' border_mode).
@@ -305,6 +309,18 @@ def _tensorflow_at_work(tb: Traceback, code: str, tf_version: Optional[str]) -> 
         tf_version is not None
         or any(installed_package(f.path) in _RELEASE_ROOTS for f in tb.frames)
         or _TF_ON_LINE.search(code) is not None
+    )
+
+
+def _tensorflow_in_traceback(tb: Traceback) -> bool:
+    """Whether the traceback itself shows TensorFlow at work: a frame of TensorFlow's (or
+    Keras') installed files (:data:`_RELEASE_ROOTS`), or a TensorFlow name on a source line it
+    printed. A release shown elsewhere in the log is not enough: NumPy's functions refuse the
+    same keywords in the same words (``expand_dims() got an unexpected keyword argument
+    'dim'``, ``argmax() ... 'dimension'``), and so may any other library's."""
+    codes = (tb.code, tb.statement, *(f.code for f in tb.frames))
+    return any(installed_package(f.path) in _RELEASE_ROOTS for f in tb.frames) or any(
+        _TF_ON_LINE.search(c) is not None for c in codes if c
     )
 
 
@@ -715,6 +731,41 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
                 return None
             if found is not None:
                 return found
+    return None
+
+
+def _tf_keyword_named(
+    tb: Traceback, knowledge: ApiKnowledge, message: str, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on a keyword a later TensorFlow removed, read from Python's words alone
+    (``reduce_sum() got an unexpected keyword argument 'keep_dims'``, where the line that made
+    the call is not printed): the function and the keyword must be a removal rule's own
+    (``tf1-keep-dims``: the reductions' ``keep_dims``, which 2.0 dropped), and the traceback must
+    show TensorFlow at work (:func:`_tensorflow_in_traceback`): NumPy's ``expand_dims`` and
+    ``argmax`` refuse ``dim`` and ``dimension`` in the same words. A source line that calls the
+    function on another library, a frame of another framework, or a TensorFlow shown from
+    before the removal (which takes the argument) rules it out (None)."""
+    match = _FUNCTION_KEYWORD.search(message)
+    if (
+        match is None
+        or not _tensorflow_in_traceback(tb)
+        or _called_elsewhere(tb, match.group("func"))
+    ):
+        return None
+    func, kwarg = match.group("func"), match.group("kw")
+    for rule in knowledge.rules.rules:
+        if rule.kind != "removed" or rule.kwarg != kwarg:
+            continue
+        if tf_version is not None and version_key(tf_version)[:2] < rule.release_key[:2]:
+            continue  # this TensorFlow still takes it: refused for another reason
+        for api in rule.api:
+            verdict = (
+                knowledge.keyword(api, kwarg)
+                if api.startswith("tf.") and api.rsplit(".", 1)[-1] == func
+                else None
+            )
+            if verdict is not None:
+                return f"{api}({kwarg}=...)", verdict
     return None
 
 
@@ -2331,10 +2382,11 @@ def _tf1_keyword_added_later(
     tf_version: Optional[str],
     keras_backend_shown: bool = False,
 ) -> Optional[tuple[str, Verdict]]:
-    """A TensorFlow function refusing a keyword argument a later 1.x release brought
-    (:data:`TF1_KEYWORDS_ADDED`: ``reduce_max() got an unexpected keyword argument
-    'keepdims'``): every TensorFlow from that release on takes it, so the one that raised this
-    is older than the code that called it. The function is read from Python's words and must
+    """A TensorFlow function refusing a keyword argument a later 1.x release brought (the scan
+    rules :func:`~tfdoctor.explain.packages.keyword_added` reads: ``reduce_max() got an
+    unexpected keyword argument 'keepdims'``, ``argmax() ... 'axis'``): every TensorFlow from
+    that release on takes it, so the one that raised this is older than the code that called
+    it. The function is read from Python's words and must
     be one the rule names; a log showing a release that has the argument is missing it for
     another reason (None). Where Keras' own frame made the call, or the log names the file
     that makes it (multi-backend Keras' keras/backend/tensorflow_backend.py, which
@@ -2349,6 +2401,17 @@ def _tf1_keyword_added_later(
     names, since, older = added
     if _called_elsewhere(tb, func):
         return None  # the source line shows another library's function (torch's F.softmax)
+    caller = next((o for o in library_origins(tb)), None)
+    keras_frame = caller is not None and caller.dist == "keras" and bool(tb.frames)
+    if version_key(since) < (1, 5) and not (
+        _tensorflow_in_traceback(tb) or keras_frame or (keras_backend_shown and not tb.frames)
+    ):
+        # 1.0's renames gave TensorFlow NumPy's own words (argmax's, expand_dims' and split's
+        # axis), which NumPy's and other libraries' functions of those names refuse or take
+        # in the same words: Python's words alone, or a frame of another library's printed
+        # without its line, say nothing of TensorFlow. 1.5's keepdims of the reductions and
+        # axis of softmax are read from the words, as before.
+        return None
     if tf_version is not None and version_key(tf_version)[:2] >= version_key(since):
         return None  # this TensorFlow takes it: refused for another reason
     this = (
@@ -2361,8 +2424,6 @@ def _tf1_keyword_added_later(
         f"`{names[0]}` has taken `{kwarg}` since TensorFlow {since} (it replaced `{older}`), "
         f"and {this}."
     )
-    caller = next((o for o in library_origins(tb)), None)
-    keras_frame = caller is not None and caller.dist == "keras" and bool(tb.frames)
     if keras_frame or (keras_backend_shown and not tb.frames):
         # Keras' own frame made the call (its TensorFlow backend), or, where no frame is
         # shown, the log names that backend's file: the installed Keras was written for a
@@ -2421,7 +2482,8 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
     """The other candidate beside a keyword a later release brought (:data:`_KEYWORD_KEYS`),
     where the user's own code passed it: the code kept and this TensorFlow's own spelling
     written in the call (api-removed, a warning), from the same tables that dated the keyword
-    (:data:`TF1_KEYWORDS_ADDED`' rules, the Keras API table's ``tensorflow2_arguments``).
+    (the scan rules :func:`~tfdoctor.explain.packages.keyword_added` reads, the Keras API
+    table's ``tensorflow2_arguments``).
     Asked only of a verdict :func:`api_findings` kept as the lead, which it does not where an
     installed library's code passed the keyword (its release is the way, not an edit inside
     site-packages). None where no table knows the function."""
@@ -2438,7 +2500,7 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
         )
     elif verdict.key == _TF1_KEYWORD_KEY:
         added = keyword_added(knowledge.rules, api.rsplit(".", 1)[-1], kwarg)
-        if added is None:
+        if added is None or _order_changed(knowledge, api, added[1]):
             return None
         edit = (
             f"write `{added[2]}=` for `{kwarg}=` in the call (the spelling before TensorFlow "
@@ -2462,6 +2524,16 @@ def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) ->
     fix = Fix(f"To keep the installed TensorFlow, {edit}.", ())
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return Verdict(verdict.key, causes.code.API_REMOVED, Severity.WARNING, what, fix, links)
+
+
+def _order_changed(knowledge: ApiKnowledge, api: str, release: str) -> bool:
+    """Whether the release that renamed ``api``'s keyword also reordered its arguments (a scan
+    rule on a positional argument of ``api`` from that release: tf.concat's and tf.split's at
+    1.0), so writing the older keyword on the same call is no way to keep the release."""
+    return any(
+        rule.arg is not None and api in rule.api and rule.release == release
+        for rule in knowledge.rules.rules
+    )
 
 
 #: Python's refusal of a call to TensorFlow 1's SavedModel loader, load(sess, tags, export_dir)

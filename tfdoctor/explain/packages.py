@@ -3942,34 +3942,25 @@ def foreign_caller_findings(
     return []
 
 
-#: Keyword arguments TensorFlow 1.x brought in a later release under NumPy's names, by the
-#: scan rule that knows the older name (its ``kwarg``) and the functions that take them: (the
-#: argument, the rule, the release that brought it). TensorFlow 1.5 renamed the reductions'
-#: ``keep_dims`` to ``keepdims`` ("keep_dims is deprecated, use keepdims instead") and
-#: softmax's and log_softmax's ``dim`` to ``axis`` ("dim is deprecated, use axis instead"),
-#: keeping the old names as deprecated aliases (tensorflow/docs r1.5 api_docs/python/tf/
-#: reduce_sum.md, nn/softmax.md); 1.4's take only the old names.
-TF1_KEYWORDS_ADDED = (("keepdims", "tf1-keep-dims", "1.5"), ("axis", "tf1-softmax-dim", "1.5"))
-
-
 def keyword_added(rules: Rules, func: str, kwarg: str) -> Optional[tuple[list[str], str, str]]:
     """The TensorFlow names of the function ``func`` that took ``kwarg`` only from a later 1.x
-    release (:data:`TF1_KEYWORDS_ADDED`), with that release and the argument's older name;
-    None where no rule names such a function with that argument."""
-    for added, rule_id, since in TF1_KEYWORDS_ADDED:
-        if added != kwarg:
+    release, with that release and the argument's older name, from the scan rule of the older
+    name that says so (its ``renamed_to``, ``renamed_in`` and ``renamed_api``: 1.0's ``axis``
+    for the reductions' ``reduction_indices``, 1.5's ``keepdims`` for ``keep_dims``); None where
+    no rule names such a function with that argument."""
+    for rule in rules.rules:
+        if rule.renamed_to != kwarg or not rule.kwarg:
             continue
-        rule = next((r for r in rules.rules if r.id == rule_id), None)
-        names = [a for a in (rule.api if rule else ()) if a.rsplit(".", 1)[-1] == func]
-        if rule is not None and rule.kwarg and names:
-            return names, since, rule.kwarg
+        names = [a for a in (rule.renamed_api or rule.api) if a.rsplit(".", 1)[-1] == func]
+        if names:
+            return names, rule.renamed_in, rule.kwarg
     return None
 
 
 def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
     """Whether the TensorFlow the log shows takes the keyword Python refused in ``message`` in
     its function ``called`` (``tf.nn.softmax``), as the API knowledge says: a keyword a later
-    1.x release brought, from that release on (:data:`TF1_KEYWORDS_ADDED`), one the
+    1.x release brought, from that release on (:func:`keyword_added`), one the
     parameters read from the shown line's wheel take (:func:`keyword_releases`), or one a scan
     rule says a later release removed, before it. Then the refusing function is not that
     TensorFlow's (the name ``tf`` is bound to another module), and no release explains it."""

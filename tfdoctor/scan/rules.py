@@ -64,6 +64,9 @@ _RULE_FIELDS = {
     "keras_tensor_arg",
     "methods",
     "classes",
+    "renamed_to",
+    "renamed_in",
+    "renamed_api",
 }
 
 #: What each entry of a rule's ``methods`` gives: the rule's id and method, and the words put
@@ -135,6 +138,13 @@ class Rule(Record):
     #: objects have the member: an error naming an object of a class exported there (Python's
     #: ``'MirroredStrategy' object has no attribute``) is judged by the rule.
     classes: tuple[str, ...] = ()
+    #: With ``kwarg``: the newer name of the argument, which the functions took from the
+    #: release ``renamed_in`` on (the older one ``kwarg`` kept beside it until ``release``);
+    #: ``renamed_api``: the names under ``api`` the rename covers (all where empty). A release
+    #: before ``renamed_in`` refuses the newer name (``got an unexpected keyword argument``).
+    renamed_to: Optional[str] = None
+    renamed_in: str = ""
+    renamed_api: tuple[str, ...] = ()
 
     @property
     def release_key(self) -> tuple[int, ...]:
@@ -289,6 +299,7 @@ def _read_rule(
         if "install" in fields
         else ()
     )
+    renamed_to, renamed_in, renamed_api = _renamed(reader, node, fields, where, api)
     return Rule(
         id=rid,
         api=api,
@@ -324,7 +335,34 @@ def _read_rule(
             if "except_api" in fields
             else ()
         ),
+        renamed_to=renamed_to,
+        renamed_in=renamed_in,
+        renamed_api=renamed_api,
     )
+
+
+def _renamed(
+    reader: _Reader, node: Any, fields: Mapping[str, Any], where: str, api: tuple[str, ...]
+) -> tuple[Optional[str], str, tuple[str, ...]]:
+    """A keyword rule's ``renamed_to``, ``renamed_in`` and ``renamed_api`` (None, "", () where
+    the rule gives none): the first two together, only with ``kwarg``, and ``renamed_api`` only
+    names the rule's ``api`` lists."""
+    renamed_to = reader.optional(fields, "renamed_to", f"{where}.renamed_to", _NAME_RE)
+    renamed_in = reader.optional(fields, "renamed_in", f"{where}.renamed_in", _LINE_RE, "X.Y")
+    if (renamed_to is None) != (renamed_in is None):
+        raise reader.error(node, f"{where}.renamed_to", "give renamed_to and renamed_in together")
+    if renamed_to is not None and "kwarg" not in fields:
+        raise reader.error(node, f"{where}.renamed_to", "only with kwarg")
+    renamed_api = (
+        reader.strings(fields["renamed_api"], f"{where}.renamed_api", _API_RE, "name")
+        if "renamed_api" in fields
+        else ()
+    )
+    if renamed_api and (renamed_to is None or not set(renamed_api) <= set(api)):
+        raise reader.error(
+            fields["renamed_api"], f"{where}.renamed_api", "names of api, with renamed_to"
+        )
+    return renamed_to, renamed_in or "", renamed_api
 
 
 def _worded(reader: _Reader, node: Any, where: str, words: Mapping[str, str]) -> str:
