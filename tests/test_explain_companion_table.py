@@ -12,6 +12,7 @@ from tfdoctor.evidence.packages import read_listed_versions
 from tfdoctor.explain.scanning import _companion_names
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import load_companions
+from tfdoctor.modules import modules
 
 #: A program's end that no other reading explains: the listing alone is the evidence.
 _FAILED = (
@@ -41,7 +42,14 @@ def _mismatch(text: str) -> Finding:
 
 def test_the_listing_reads_every_package_the_table_pairs_with_tensorflow() -> None:
     table = load_companions()
-    assert set(_companion_names()) == {*table.companions, *table.built_on}
+    names = set(_companion_names())
+    assert {*table.companions, *table.built_on} <= names
+    # And the distributions of the module table's rows that date a module's addition (Keras 3's
+    # torch backend imports torch._dynamo, which torch 2.0 added): their release in a listing
+    # says whether the module is there. Nothing else.
+    added = {row.dist for row in modules().added_to_dist.values()}
+    assert "torch" in added
+    assert names == {*table.companions, *table.built_on} | added
     # Written as pip lists it or with underscores, as hand-made lists do.
     listed = read_listed_versions("tfx-bsl   0.15.3\ndm_sonnet 1.36\n", ("dm-sonnet", "tfx-bsl"))
     assert listed == {"tfx-bsl": "0.15.3", "dm-sonnet": "1.36"}

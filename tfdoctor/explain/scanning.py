@@ -534,8 +534,9 @@ def _read_platform(evidence: Evidence, text: str) -> None:
 
 @functools.cache
 def _companion_names() -> tuple[str, ...]:
-    """The packages the companion table pairs with TensorFlow lines (its companions and the
-    libraries built on TensorFlow), by PEP 503 name: a listing's version of one is evidence."""
+    """The packages whose release in a listing is evidence, by PEP 503 name: those the companion
+    table pairs with TensorFlow lines (its companions and the libraries built on TensorFlow), and
+    those the module table dates a module's addition in (torch for ``torch._dynamo``)."""
     table = load_companions()
     # The distributions of the module table's added_to_distribution rows (torch, jax): a
     # release of theirs the log shows says whether the row's addition is there.
