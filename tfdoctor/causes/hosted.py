@@ -696,8 +696,7 @@ def tpu_busy_fix(pid: Optional[str] = None, device: Optional[str] = None) -> Fix
         "kernel or an earlier run still alive, a second process of the same job), or give "
         "each process a TPU of its own; then start this one again.",
         (
-            *((f"ps -o pid,user,etime,args -p {pid}",) if pid else ()),
-            *(() if pid else (f"sudo lsof -w {nodes}",)),
+            f"ps -o pid,user,etime,args -p {pid}" if pid else f"sudo lsof -w {nodes}",
             # Without a pid, the holders lsof finds are ended (-t prints their pids only); sudo
             # as for lsof, since the holder may be another user's.
             f"kill {pid}" if pid else f"sudo lsof -t -w {nodes} | xargs -r sudo kill",
